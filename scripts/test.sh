@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The one test command (README, .ci/run): type-check, build the renderer, then run every test
+# inside a private D-Bus session with an unlocked gnome-keyring so keychain tests use a real one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+npm run --silent typecheck
+npx vite build --logLevel warn
+
+run_tests() {
+  npx vitest run "$@"
+}
+
+if command -v dbus-run-session >/dev/null && command -v gnome-keyring-daemon >/dev/null; then
+  export -f run_tests
+  # The unlock password must not be empty, or the daemon leaves the collection locked.
+  dbus-run-session -- bash -c 'printf toolnexus | gnome-keyring-daemon --unlock --components=secrets >/dev/null; run_tests "$@"' _ "$@"
+else
+  echo "scripts/test.sh: dbus-run-session or gnome-keyring-daemon missing (apt-get install gnome-keyring dbus-x11); keychain tests will fail." >&2
+  run_tests "$@"
+fi

@@ -1,0 +1,145 @@
+// Prepares and checks the data a person submits for a form-mode question. Main runs it before an
+// answer leaves the Inbox; the renderer runs the same code for inline errors, so both agree.
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+
+// ajv-formats ships CommonJS; under ESM interop its default export may sit one level down.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as typeof addFormatsModule;
+
+/** Values MCP accepts in `content`. `null` is never sent. */
+export type FormValue = string | number | boolean | string[];
+
+export interface CheckResult {
+  ok: boolean;
+  /** The data to send: defaults applied, cleared optional fields dropped, numbers coerced. */
+  data: Record<string, FormValue>;
+  /** One message per problem, prefixed with the field's key when it has one. */
+  errors: string[];
+  /** The same problems keyed by field ("" for the form as a whole). */
+  fieldErrors: Record<string, string[]>;
+}
+
+type Schema = Record<string, unknown>;
+
+// strict: false because servers send `enumNames` and other non-standard keywords.
+const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+addFormats(ajv);
+const compiled = new WeakMap<object, ValidateFunction>();
+
+function validatorFor(schema: Schema): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+function propertiesOf(schema: Schema): Record<string, Schema> {
+  const props = schema.properties;
+  return props && typeof props === "object" ? (props as Record<string, Schema>) : {};
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0);
+}
+
+/** Coerces one submitted value to what its property's type expects, when that is unambiguous. */
+function coerce(prop: Schema, value: unknown): unknown {
+  const type = prop.type;
+  if ((type === "integer" || type === "number") && typeof value === "string" && value.trim() !== "") {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : value;
+  }
+  if (type === "integer" && typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value)) {
+    // 3.0 arrives as 3 already; a real fraction stays and fails validation with a clear message.
+    return value;
+  }
+  if (type === "boolean" && typeof value === "string") {
+    if (value === "true") return true;
+    if (value === "false") return false;
+  }
+  return value;
+}
+
+/**
+ * Fills `default`s for fields the person did not touch (absent keys), drops cleared optional
+ * fields (null, "", []), and coerces numeric strings. Required fields that were cleared are kept
+ * out too, so validation reports them as missing rather than as the wrong type.
+ */
+export function prepareFormData(schema: Schema, submitted: Record<string, unknown> | undefined): Record<string, unknown> {
+  const input = submitted ?? {};
+  const out: Record<string, unknown> = {};
+  const props = propertiesOf(schema);
+  for (const [key, prop] of Object.entries(props)) {
+    if (!(key in input)) {
+      if (prop.default !== undefined && prop.default !== null) out[key] = prop.default;
+      continue;
+    }
+    const value = input[key];
+    if (isEmpty(value)) continue;
+    out[key] = coerce(prop, value);
+  }
+  // Keys the schema does not name pass through so validation can reject them if it must.
+  for (const [key, value] of Object.entries(input)) {
+    if (!(key in props) && !isEmpty(value)) out[key] = value;
+  }
+  return out;
+}
+
+function describe(error: ErrorObject): { field: string; message: string } {
+  const path = error.instancePath.replace(/^\//, "").split("/")[0] ?? "";
+  if (error.keyword === "required") {
+    const missing = String((error.params as { missingProperty?: string }).missingProperty ?? "");
+    return { field: missing, message: "is required" };
+  }
+  if (error.keyword === "format") {
+    return { field: path, message: `must be a valid ${String((error.params as { format?: string }).format)}` };
+  }
+  if (error.keyword === "enum" || error.keyword === "const" || error.keyword === "oneOf" || error.keyword === "anyOf") {
+    return { field: path, message: "must be one of the offered choices" };
+  }
+  return { field: path, message: error.message ?? "is invalid" };
+}
+
+function isFormValue(value: unknown): value is FormValue {
+  if (typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  return Array.isArray(value) && value.every((v) => typeof v === "string");
+}
+
+/** Prepares `submitted` against `schema` and validates the result. Never throws for bad data. */
+export function checkFormAnswer(schema: unknown, submitted: Record<string, unknown> | undefined): CheckResult {
+  if (!schema || typeof schema !== "object" || Array.isArray(schema)) {
+    return { ok: false, data: {}, errors: ["the question carries no form schema"], fieldErrors: { "": ["no form schema"] } };
+  }
+  const data = prepareFormData(schema as Schema, submitted);
+  const fieldErrors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => (fieldErrors[field] ??= []).push(message);
+
+  let validate: ValidateFunction;
+  try {
+    validate = validatorFor(schema as Schema);
+  } catch (error) {
+    const message = `the form schema cannot be checked: ${(error as Error).message}`;
+    return { ok: false, data: {}, errors: [message], fieldErrors: { "": [message] } };
+  }
+  if (!validate(data)) {
+    const seen = new Set<string>();
+    for (const error of validate.errors ?? []) {
+      const { field, message } = describe(error);
+      const key = `${field}\u0000${message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      add(field, message);
+    }
+  }
+  for (const [key, value] of Object.entries(data)) {
+    if (!isFormValue(value)) add(key, "must be text, a number, a yes/no or a list of choices");
+  }
+  const errors = Object.entries(fieldErrors).flatMap(([field, messages]) =>
+    messages.map((m) => (field ? `${field}: ${m}` : m)),
+  );
+  return { ok: errors.length === 0, data: data as Record<string, FormValue>, errors, fieldErrors };
+}

@@ -1,0 +1,2 @@
+export { Inbox, sourceKey, type InboxOptions, type WaitOptions } from "./inbox";
+export { InboxError } from "./errors";

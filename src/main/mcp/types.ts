@@ -1,0 +1,70 @@
+// Shapes of the MCP source: the uniform tools it exposes and what it tells the app.
+import type { Answer, Request, ServerStatus } from "../../shared/types";
+
+/** What the bridge tells the resolver about an elicitation, besides the Request itself. */
+export interface ElicitationContext {
+  /** The configured server name that asks. */
+  server: string;
+  /** The agent whose call triggered it, when the call came through the gateway. */
+  agent?: string;
+  /** Aborts when the server cancels its elicitation or goes away: withdraw the question. */
+  signal: AbortSignal;
+}
+
+/** The resolver the bridge calls; the Inbox provides the app's only one. */
+export type WaitFor = (request: Request, ctx: ElicitationContext) => Promise<Answer>;
+
+export interface ExecuteContext {
+  signal?: AbortSignal;
+  /** The agent on whose behalf the call runs (gateway), named on any question it triggers. */
+  agent?: string;
+  /** Forwarded progress notifications from the server. */
+  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+export interface ToolOutput {
+  output: string;
+  isError: boolean;
+  /** `result` is the server's raw CallToolResult, for callers (the gateway) that forward it. */
+  metadata?: { server: string; tool: string; result: Record<string, unknown> };
+}
+
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  source: "mcp";
+  server: string;
+  /** The tool's name on its own server. */
+  tool: string;
+  title?: string;
+  execute(args: Record<string, unknown>, ctx?: ExecuteContext): Promise<ToolOutput>;
+}
+
+export type SourceEvent =
+  | { type: "status"; status: ServerStatus }
+  | { type: "tools-changed"; server: string };
+
+export interface McpSource {
+  /** Every connected server's tools, current as of the last list (refreshed on list_changed). */
+  readonly tools: McpTool[];
+  /** Server name → state, as in the seeds' `status()`. */
+  readonly status: Record<string, ServerStatus["state"]>;
+  /** Full status per server, with errors for display. */
+  servers(): ServerStatus[];
+  on(listener: (event: SourceEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+export interface LoadOptions {
+  waitFor?: WaitFor;
+  signal?: AbortSignal;
+  /** Longest a tool call may wait while its server waits on a person. Default one hour. */
+  maxWaitMs?: number;
+  /** Environment used for `${VAR}` expansion in headers (defaults to process.env). */
+  env?: Record<string, string | undefined>;
+  /** Resolves `${secret:NAME}` in remote headers; a missing secret fails that server. */
+  secret?: (name: string) => Promise<string | undefined>;
+  /** Called with log lines that never carry header values or secrets. */
+  log?: (line: string) => void;
+}

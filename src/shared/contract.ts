@@ -1,0 +1,85 @@
+// The one contract between the renderer and main. The Electron preload and the browser
+// WebSocket transport both implement `CompanionApi`; main serves both from one handler map.
+import type { Answer, InboxEvent, PendingEntry, ServerStatus, ToolInfo, ToolRunResult } from "./types";
+
+export interface ServerView extends ServerStatus {
+  tools: ToolInfo[];
+}
+
+export interface Settings {
+  notificationsPaused: boolean;
+  /** Epoch ms the pause ends, when paused for a while rather than until resumed. */
+  pausedUntil?: number;
+  startAtLogin: boolean;
+  gateway: { url: string; tokenSet: boolean };
+  keychain: { available: boolean; detail: string };
+  /** Names only; the renderer never sees a secret's value. */
+  secretNames: string[];
+}
+
+/** Answer as the renderer sends it; main fills in nothing but validates everything. */
+export type AnswerInput = Answer;
+
+/** Invoke channels: channel → [argument, result]. */
+export interface InvokeMap {
+  "inbox:list": [void, PendingEntry[]];
+  "inbox:answer": [AnswerInput, Answer];
+  "servers:list": [void, ServerView[]];
+  "tools:run": [{ tool: string; args: Record<string, unknown> }, ToolRunResult];
+  /** Opens the `url` of the pending authorization question `id` in the system browser. */
+  "url:open": [{ id: string }, void];
+  "settings:get": [void, Settings];
+  "settings:pauseNotifications": [{ minutes: number | null }, Settings];
+  "settings:resumeNotifications": [void, Settings];
+  "settings:startAtLogin": [{ enabled: boolean }, Settings];
+  /** Returns the new token once so the person can copy it; it is never readable again. */
+  "gateway:rotateToken": [void, { token: string }];
+  "secrets:set": [{ name: string; value: string }, Settings];
+  "secrets:delete": [{ name: string }, Settings];
+}
+
+/** Event channels: channel → payload. */
+export interface EventMap {
+  "inbox:event": InboxEvent;
+  "servers:changed": ServerView[];
+  "settings:changed": Settings;
+  /** Main asks the page to show one question (tray menu or notification click). */
+  "inbox:focus": { id: string };
+}
+
+export type InvokeChannel = keyof InvokeMap;
+export type EventChannel = keyof EventMap;
+export type InvokeArg<C extends InvokeChannel> = InvokeMap[C][0];
+export type InvokeResult<C extends InvokeChannel> = InvokeMap[C][1];
+
+export const INVOKE_CHANNELS = [
+  "inbox:list",
+  "inbox:answer",
+  "servers:list",
+  "tools:run",
+  "url:open",
+  "settings:get",
+  "settings:pauseNotifications",
+  "settings:resumeNotifications",
+  "settings:startAtLogin",
+  "gateway:rotateToken",
+  "secrets:set",
+  "secrets:delete",
+] as const satisfies readonly InvokeChannel[];
+
+export const EVENT_CHANNELS = [
+  "inbox:event",
+  "servers:changed",
+  "settings:changed",
+  "inbox:focus",
+] as const satisfies readonly EventChannel[];
+
+/** Every invoke resolves to an envelope; errors never throw across the boundary. */
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; details?: string[] } };
+
+/** What the page sees, whichever transport carries it. */
+export type CompanionApi = {
+  [C in InvokeChannel]: (arg: InvokeArg<C>) => Promise<Envelope<InvokeResult<C>>>;
+} & {
+  on<E extends EventChannel>(event: E, listener: (payload: EventMap[E]) => void): () => void;
+};

@@ -1,0 +1,76 @@
+// The §10 suspension contract (pinned by the seeds) and the shapes every view shares.
+// Types only: this folder crosses process boundaries and has no runtime dependencies.
+
+/** One question for the person. Keys are exactly these (seeds, DESIGN.md §1). */
+export interface Request {
+  id: string;
+  /** "input" (a form), "authorization" (open a URL), or another §10 kind an agent posts. */
+  kind: string;
+  prompt: string;
+  url?: string;
+  data?: Record<string, unknown>;
+  /** RFC 3339 timestamp after which the question answers itself `expired`. */
+  expiresAt?: string;
+}
+
+/** The person's answer. `reason` only when `ok` is false. */
+export interface Answer {
+  id: string;
+  ok: boolean;
+  data?: Record<string, unknown>;
+  reason?: string;
+}
+
+/** Reasons the companion itself produces; only "declined" maps to MCP `decline`. */
+export type AnswerReason = "declined" | "cancelled" | "expired";
+
+/** Who asks: the MCP server, and the agent whose call triggered it when known. */
+export interface Asker {
+  server?: string;
+  agent?: string;
+}
+
+/** A question waiting in the Inbox. */
+export interface PendingEntry {
+  request: Request;
+  source: Asker;
+  /** Epoch milliseconds when the question arrived. */
+  receivedAt: number;
+}
+
+/** Why a question left the Inbox without the person answering it. */
+export type WithdrawReason = "aborted" | "expired" | "closed";
+
+export type InboxEvent =
+  | { type: "added"; entry: PendingEntry }
+  | { type: "answered"; id: string; answer: Answer }
+  | { type: "withdrawn"; id: string; reason: WithdrawReason }
+  /** A question answered `cancel` at once (rate limit, duplicate id); never shown as pending. */
+  | { type: "refused"; request: Request; source: Asker; reason: string };
+
+export type ServerState = "connected" | "disabled" | "failed";
+
+export interface ServerStatus {
+  name: string;
+  state: ServerState;
+  /** Why it failed, for display. Never contains a header or secret value. */
+  error?: string;
+  transport?: "stdio" | "streamable-http" | "sse";
+  toolCount: number;
+}
+
+export interface ToolInfo {
+  /** `sanitize(server) + "_" + sanitize(tool)`. */
+  name: string;
+  server: string;
+  /** The tool's own name on its server. */
+  tool: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ToolRunResult {
+  output: string;
+  isError: boolean;
+}
