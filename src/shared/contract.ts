@@ -26,8 +26,12 @@ export interface InvokeMap {
   "inbox:answer": [AnswerInput, Answer];
   "servers:list": [void, ServerView[]];
   "tools:run": [{ tool: string; args: Record<string, unknown> }, ToolRunResult];
-  /** Opens the `url` of the pending authorization question `id` in the system browser. */
-  "url:open": [{ id: string }, void];
+  /**
+   * The person chose to open the `url` of pending authorization question `id`. Electron opens it
+   * in the system browser (`opened: true`); in browser mode the page opens it itself, from the
+   * returned url, in a new tab with noopener. Main only ever opens a pending question's http(s) url.
+   */
+  "url:open": [{ id: string }, { opened: boolean; url: string }];
   "settings:get": [void, Settings];
   "settings:pauseNotifications": [{ minutes: number | null }, Settings];
   "settings:resumeNotifications": [void, Settings];
@@ -83,3 +87,9 @@ export type CompanionApi = {
 } & {
   on<E extends EventChannel>(event: E, listener: (payload: EventMap[E]) => void): () => void;
 };
+
+/** Browser mode: the page talks to main over one WebSocket at `/ws` (authenticated like the page). */
+export type WsClientMessage = { t: "invoke"; id: number; channel: InvokeChannel; arg: unknown };
+export type WsServerMessage =
+  | { t: "result"; id: number; envelope: Envelope<unknown> }
+  | { t: "event"; channel: EventChannel; payload: unknown };
