@@ -1,0 +1,314 @@
+// One configured server: its transport, its SDK client, its tools and its status. Elicitations
+// from it go through the bridge to the app's `waitFor`; its failures stay here.
+import {
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Tool,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import type { ServerStatus } from "../../shared/types";
+import { expandHeaders, sanitize, type ServerConfig } from "./config";
+import { answerToElicitResult, elicitationToRequest } from "./elicit";
+import { IdleTimer } from "./idle-timer";
+import { toToolOutput } from "./result";
+import { GroupStdioTransport } from "./stdio-transport";
+import type { ExecuteContext, LoadOptions, McpTool, ToolOutput, WaitFor } from "./types";
+
+export const CLIENT_INFO = { name: "toolnexus-companion", version: "0.1.0" };
+export const DEFAULT_MAX_WAIT_MS = 60 * 60 * 1000;
+/** -32042: the tool needs the person to open URL(s) first (2025-11-25). */
+const URL_ELICITATION_REQUIRED = -32042;
+const MAX_URL_RETRIES = 3;
+
+/** A tool call that failed as a protocol error (not a tool result with isError). */
+export class ToolCallError extends Error {
+  constructor(
+    message: string,
+    readonly code?: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "ToolCallError";
+  }
+}
+
+interface ActiveCall {
+  agent?: string;
+  timer: IdleTimer;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout>;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+export class ServerConnection {
+  status: ServerStatus;
+  tools: McpTool[] = [];
+
+  private client?: Client;
+  private transport?: Transport;
+  private readonly gone = new AbortController();
+  private readonly activeCalls = new Set<ActiveCall>();
+  private pendingQuestions = 0;
+  private closing = false;
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly options: LoadOptions,
+    private readonly changed: (what: "status" | "tools") => void,
+  ) {
+    this.status = { name: config.name, state: config.enabled ? "failed" : "disabled", toolCount: 0 };
+    if (config.enabled) this.status.error = "not connected yet";
+  }
+
+  async connect(): Promise<void> {
+    if (!this.config.enabled) return;
+    const { timeout } = this.config;
+    try {
+      await this.open(timeout);
+      const listed = await withDeadline(this.client!.listTools(undefined, { timeout }), timeout, "tools/list");
+      this.setTools(listed.tools);
+      this.setStatus({ state: "connected", error: undefined });
+    } catch (error) {
+      const message = this.describeFailure(error);
+      await this.shutdown();
+      this.setStatus({ state: "failed", error: message });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.shutdown();
+  }
+
+  /** Connects the client, falling back from streamable HTTP to SSE for remote servers. */
+  private async open(timeout: number): Promise<void> {
+    const config = this.config;
+    if (config.type === "local") {
+      await this.openWith(
+        new GroupStdioTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd }),
+        "stdio",
+        timeout,
+      );
+      return;
+    }
+    const headers = await expandHeaders(config.headers, this.options.env ?? process.env, this.options.secret);
+    const url = new URL(config.url);
+    if (config.transport !== "sse") {
+      try {
+        await this.openWith(new StreamableHTTPClientTransport(url, { requestInit: { headers } }), "streamable-http", timeout);
+        return;
+      } catch (error) {
+        if (config.transport === "streamable-http" || this.closing) throw error;
+        this.log(`${config.name}: streamable HTTP failed (${errorMessage(error)}); trying SSE`);
+        await this.shutdown();
+      }
+    }
+    await this.openWith(
+      new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: withHeaders(headers) } }),
+      "sse",
+      timeout,
+    );
+  }
+
+  private async openWith(transport: Transport, kind: ServerStatus["transport"], timeout: number): Promise<void> {
+    const waitFor = this.options.waitFor;
+    const client = new Client(CLIENT_INFO, {
+      // Without a resolver the capability is not advertised, so a compliant server never elicits.
+      capabilities: waitFor ? { elicitation: { form: {}, url: {} } } : {},
+      versionNegotiation: { mode: this.config.protocol, probe: { timeoutMs: timeout } },
+      listChanged: {
+        tools: {
+          onChanged: (error, tools) => {
+            if (error) this.log(`${this.config.name}: refreshing tools failed: ${errorMessage(error)}`);
+            else if (tools) this.setTools(tools);
+          },
+        },
+      },
+    });
+    if (waitFor) client.setRequestHandler("elicitation/create", (request, ctx) => this.elicit(waitFor, request.params, ctx.mcpReq.signal));
+    this.client = client;
+    this.transport = transport;
+    this.status.transport = kind;
+    await withDeadline(client.connect(transport, { timeout }), timeout + 1000, "initialize");
+    client.onclose = () => this.onClosed();
+  }
+
+  /** The bridge, inline: elicitation → Request → waitFor → Answer → ElicitResult. */
+  private async elicit(waitFor: WaitFor, params: unknown, serverSignal: AbortSignal) {
+    const request = elicitationToRequest(params as Record<string, unknown>);
+    const signal = AbortSignal.any([serverSignal, this.gone.signal]);
+    this.questionsChanged(+1);
+    try {
+      const answer = await waitFor(request, { server: this.config.name, agent: this.currentAgent(), signal });
+      // The SDK's content type is narrower than Record<string, unknown>; the Inbox checked the values.
+      return answerToElicitResult(answer) as { action: "accept"; content: Record<string, string> } | { action: "decline" | "cancel" };
+    } finally {
+      this.questionsChanged(-1);
+    }
+  }
+
+  /**
+   * Who triggered the question: the agent of the call in flight. The protocol does not say which
+   * call a pushed elicitation belongs to, so with several agents calling at once all are named.
+   */
+  private currentAgent(): string | undefined {
+    const agents = [...new Set([...this.activeCalls].map((c) => c.agent).filter((a): a is string => !!a))];
+    return agents.length > 0 ? agents.join(", ") : undefined;
+  }
+
+  private questionsChanged(delta: number): void {
+    this.pendingQuestions += delta;
+    for (const call of this.activeCalls) call.timer.hold(this.pendingQuestions > 0);
+  }
+
+  private setTools(tools: Tool[]): void {
+    const server = sanitize(this.config.name);
+    this.tools = tools.map((tool) => ({
+      name: `${server}_${sanitize(tool.name)}`,
+      description: tool.description ?? "",
+      inputSchema: (tool.inputSchema ?? { type: "object" }) as Record<string, unknown>,
+      source: "mcp" as const,
+      server: this.config.name,
+      tool: tool.name,
+      title: tool.title,
+      execute: (args: Record<string, unknown>, ctx?: ExecuteContext) => this.execute(tool.name, args, ctx),
+    }));
+    this.status.toolCount = this.tools.length;
+    this.changed("tools");
+  }
+
+  async execute(tool: string, args: Record<string, unknown>, ctx: ExecuteContext = {}): Promise<ToolOutput> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.callOnce(tool, args, ctx);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (code !== URL_ELICITATION_REQUIRED || !this.options.waitFor || attempt >= MAX_URL_RETRIES) throw error;
+        // The server needs the person to visit URL(s) first; ask, and retry only if they agreed.
+        const elicitations = ((error as { data?: { elicitations?: unknown[] } }).data?.elicitations ?? []) as Record<string, unknown>[];
+        const answers = [];
+        for (const e of elicitations) {
+          answers.push(await this.elicit(this.options.waitFor, { ...e, mode: "url" }, ctx.signal ?? new AbortController().signal));
+        }
+        if (elicitations.length === 0 || answers.some((a) => a.action !== "accept")) {
+          throw new ToolCallError(`${this.config.name}: ${tool} needs a browser step that was not completed`, URL_ELICITATION_REQUIRED);
+        }
+      }
+    }
+  }
+
+  private async callOnce(tool: string, args: Record<string, unknown>, ctx: ExecuteContext): Promise<ToolOutput> {
+    const client = this.client;
+    if (!client || this.status.state !== "connected") {
+      throw new ToolCallError(`server "${this.config.name}" is not connected${this.status.error ? `: ${this.status.error}` : ""}`);
+    }
+    const maxWait = this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    const idleMs = this.config.callTimeout;
+    const abort = new AbortController();
+    const call: ActiveCall = {
+      agent: ctx.agent,
+      timer: new IdleTimer(idleMs, () => abort.abort(new ToolCallError(`${this.config.name}: ${tool} got no response for ${idleMs} ms`))),
+    };
+    call.timer.hold(this.pendingQuestions > 0);
+    const signal = ctx.signal ? AbortSignal.any([ctx.signal, abort.signal]) : abort.signal;
+    this.activeCalls.add(call);
+    try {
+      const result = await client.callTool(
+        { name: tool, arguments: args },
+        {
+          signal,
+          // Our idle timer bounds the call; the SDK's wall-clock bound is only the hard maximum.
+          timeout: maxWait,
+          maxTotalTimeout: maxWait,
+          onprogress: (progress) => {
+            call.timer.touch();
+            ctx.onprogress?.(progress);
+          },
+        },
+      );
+      return toToolOutput(this.config.name, tool, result as unknown as Record<string, unknown>);
+    } catch (error) {
+      if (signal.aborted && signal.reason instanceof ToolCallError) throw signal.reason;
+      if (error instanceof ToolCallError) throw error;
+      const e = error as { code?: number; data?: unknown };
+      throw new ToolCallError(`${this.config.name}: ${tool} failed: ${errorMessage(error)}`, e.code, e.data);
+    } finally {
+      call.timer.stop();
+      this.activeCalls.delete(call);
+    }
+  }
+
+  /** The server went away on its own: fail it, withdraw its questions, drop its tools. */
+  private onClosed(): void {
+    if (this.closing) return;
+    const transport = this.transport;
+    let detail = "the connection closed";
+    if (transport instanceof GroupStdioTransport) {
+      const exit = transport.exitInfo();
+      if (exit) detail = exit.signal ? `the server process was killed (${exit.signal})` : `the server process exited with code ${exit.code}`;
+      const tail = transport.stderrTail();
+      if (tail) detail += `; its last output: ${tail.split("\n").slice(-3).join(" | ")}`;
+    }
+    this.gone.abort(new Error(detail));
+    this.tools = [];
+    this.status.toolCount = 0;
+    this.client = undefined;
+    this.setStatus({ state: "failed", error: detail });
+    this.changed("tools");
+  }
+
+  private describeFailure(error: unknown): string {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && this.config.type === "local") return `command "${this.config.command}" was not found`;
+    if (code === "EACCES" && this.config.type === "local") return `command "${this.config.command}" is not executable`;
+    let message = errorMessage(error);
+    const transport = this.transport;
+    if (transport instanceof GroupStdioTransport) {
+      const exit = transport.exitInfo();
+      if (exit && exit.code !== null) message += ` (the server process exited with code ${exit.code})`;
+      const tail = transport.stderrTail();
+      if (tail) message += `; its last output: ${tail.split("\n").slice(-3).join(" | ")}`;
+    }
+    return message;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.gone.abort(new Error("the server connection closed"));
+    const client = this.client;
+    const transport = this.transport;
+    this.client = undefined;
+    if (client) client.onclose = undefined;
+    try {
+      await (client ? client.close() : transport?.close());
+    } catch {
+      // Closing a half-open connection may throw; the transport below still ends the process.
+    }
+    if (transport && client) await transport.close().catch(() => undefined);
+  }
+
+  private setStatus(patch: Partial<ServerStatus>): void {
+    this.status = { ...this.status, ...patch };
+    if (patch.error === undefined && "error" in patch) delete this.status.error;
+    this.changed("status");
+  }
+
+  private log(line: string): void {
+    this.options.log?.(line);
+  }
+}
+
+/** The SSE transport's GET goes through eventsource's fetch; headers must ride there too. */
+function withHeaders(headers: Record<string, string>) {
+  return (url: string | URL, init?: RequestInit) =>
+    fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...headers } });
+}

@@ -1,0 +1,144 @@
+// A stdio client transport whose child leads its own process group, so closing it ends the
+// server and everything the server spawned (DESIGN.md §6: children must not outlive the app).
+// The SDK's StdioClientTransport kills only the pid, which leaves grandchildren behind.
+import { spawn, type ChildProcess } from "node:child_process";
+import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
+import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+
+export interface GroupStdioOptions {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  /** Grace between SIGTERM and SIGKILL on close. */
+  killGraceMs?: number;
+}
+
+const STDERR_TAIL_LINES = 20;
+
+export class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child?: ChildProcess;
+  private readonly buffer = new ReadBuffer();
+  private readonly stderrLines: string[] = [];
+  private exit?: { code: number | null; signal: NodeJS.Signals | null };
+  private closing = false;
+
+  constructor(private readonly options: GroupStdioOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The last lines the server wrote to stderr, for the failure message. */
+  stderrTail(): string {
+    return this.stderrLines.join("\n");
+  }
+
+  /** How the child ended, once it has. */
+  exitInfo(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+    return this.exit;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.options.command, this.options.args, {
+        env: { ...getDefaultEnvironment(), ...this.options.env },
+        cwd: this.options.cwd,
+        stdio: ["pipe", "pipe", "pipe"],
+        // Its own process group: `kill(-pid)` then reaches every descendant.
+        detached: true,
+        windowsHide: true,
+      });
+      this.child = child;
+      child.once("error", (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once("spawn", () => resolve());
+      child.once("exit", (code, signal) => {
+        this.exit = { code, signal };
+      });
+      child.once("close", () => {
+        this.child = undefined;
+        this.onclose?.();
+      });
+      child.stdout?.on("data", (chunk: Buffer) => {
+        this.buffer.append(chunk);
+        this.drain();
+      });
+      child.stdout?.on("error", (error) => this.onerror?.(error));
+      child.stdin?.on("error", (error) => {
+        // EPIPE after the child died is reported through close; anything else is news.
+        if ((error as NodeJS.ErrnoException).code !== "EPIPE") this.onerror?.(error);
+      });
+      child.stderr?.setEncoding("utf8");
+      child.stderr?.on("data", (text: string) => {
+        for (const line of text.split("\n")) {
+          if (line.trim() === "") continue;
+          this.stderrLines.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
+          if (this.stderrLines.length > STDERR_TAIL_LINES) this.stderrLines.shift();
+        }
+      });
+    });
+  }
+
+  private drain(): void {
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.buffer.readMessage();
+      } catch (error) {
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || stdin.destroyed) {
+        reject(new Error("the server process is not running"));
+        return;
+      }
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once("drain", resolve);
+    });
+  }
+
+  /** Ends the whole process group: stdin EOF, SIGTERM, then SIGKILL after a grace period. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    const child = this.child;
+    this.buffer.clear();
+    if (!child || child.pid === undefined) return;
+    const pid = child.pid;
+    const gone = new Promise<void>((resolve) => {
+      if (this.child === undefined) resolve();
+      else child.once("close", () => resolve());
+    });
+    child.stdin?.end();
+    killGroup(pid, "SIGTERM");
+    const grace = this.options.killGraceMs ?? 2000;
+    const timer = setTimeout(() => killGroup(pid, "SIGKILL"), grace);
+    await gone;
+    clearTimeout(timer);
+    // The leader may exit on SIGTERM while a descendant ignores it: make sure the group is gone.
+    killGroup(pid, "SIGKILL");
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
