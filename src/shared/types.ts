@@ -44,7 +44,8 @@ export type WithdrawReason = "aborted" | "expired" | "closed";
 export type InboxEvent =
   | { type: "added"; entry: PendingEntry }
   | { type: "answered"; id: string; answer: Answer }
-  | { type: "withdrawn"; id: string; reason: WithdrawReason }
+  /** `message` says why in words, e.g. the server stopped waiting or went away. */
+  | { type: "withdrawn"; id: string; reason: WithdrawReason; message?: string }
   /** A question answered `cancel` at once (rate limit, duplicate id); never shown as pending. */
   | { type: "refused"; request: Request; source: Asker; reason: string };
 

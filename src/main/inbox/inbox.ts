@@ -68,12 +68,16 @@ export class Inbox {
     return new Promise<Answer>((resolve) => {
       const entry: PendingEntry = { request, source, receivedAt: this.now() };
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const onAbort = () => this.withdraw(request.id, "aborted", { id: request.id, ok: false, reason: "cancelled" });
+      const onAbort = () => {
+        const why = options.signal?.reason;
+        const message = why instanceof Error ? why.message : typeof why === "string" ? why : "the asker stopped waiting";
+        this.withdraw(request.id, "aborted", { id: request.id, ok: false, reason: "cancelled" }, message);
+      };
       const armExpiry = () => {
         if (expiresAt === undefined) return;
         const left = expiresAt - this.now();
         if (left <= 0) {
-          this.withdraw(request.id, "expired", { id: request.id, ok: false, reason: "expired" });
+          this.withdraw(request.id, "expired", { id: request.id, ok: false, reason: "expired" }, "the question expired");
           return;
         }
         timer = setTimeout(armExpiry, Math.min(left, MAX_TIMER_MS));
@@ -130,7 +134,7 @@ export class Inbox {
   close(): void {
     this.closed = true;
     for (const id of [...this.pending.keys()]) {
-      this.withdraw(id, "closed", { id, ok: false, reason: "cancelled" });
+      this.withdraw(id, "closed", { id, ok: false, reason: "cancelled" }, "the companion is shutting down");
     }
   }
 
@@ -152,10 +156,10 @@ export class Inbox {
     return { id: request.id, ok: true, data: checked.data };
   }
 
-  private withdraw(id: string, reason: "aborted" | "expired" | "closed", answer: Answer): void {
+  private withdraw(id: string, reason: "aborted" | "expired" | "closed", answer: Answer, message: string): void {
     if (!this.pending.has(id)) return;
     this.settle(id, answer);
-    this.emit({ type: "withdrawn", id, reason });
+    this.emit({ type: "withdrawn", id, reason, message });
   }
 
   private settle(id: string, answer: Answer): void {

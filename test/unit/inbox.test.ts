@@ -1,0 +1,188 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Inbox, InboxError } from "../../src/main/inbox";
+import type { InboxEvent, Request } from "../../src/shared/types";
+
+const form = (id: string, schema: Record<string, unknown> = { type: "object", properties: { name: { type: "string" } } }): Request => ({
+  id,
+  kind: "input",
+  prompt: `question ${id}`,
+  data: { schema },
+});
+
+function recorder(inbox: Inbox) {
+  const events: InboxEvent[] = [];
+  inbox.on((e) => events.push(e));
+  return events;
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe("Inbox", () => {
+  it("lists pending questions in arrival order with who asks", () => {
+    const inbox = new Inbox();
+    void inbox.waitFor(form("a"), { source: { server: "github" } });
+    void inbox.waitFor(form("b"), { source: { server: "jira", agent: "claude-code" } });
+    expect(inbox.list().map((e) => [e.request.id, e.source])).toEqual([
+      ["a", { server: "github" }],
+      ["b", { server: "jira", agent: "claude-code" }],
+    ]);
+  });
+
+  it("answers exactly once; a second answer or an unknown id is refused and changes nothing", async () => {
+    const inbox = new Inbox();
+    const events = recorder(inbox);
+    const answer = inbox.waitFor(form("a"), { source: { server: "s" } });
+    expect(inbox.answer("a", { ok: true, data: { name: "Ada" } })).toEqual({ id: "a", ok: true, data: { name: "Ada" } });
+    await expect(answer).resolves.toEqual({ id: "a", ok: true, data: { name: "Ada" } });
+    expect(() => inbox.answer("a", { ok: false, reason: "declined" })).toThrow(InboxError);
+    expect(() => inbox.answer("nope", { ok: true })).toThrow(/No pending question has id "nope"/);
+    expect(events.map((e) => e.type)).toEqual(["added", "answered"]);
+    expect(inbox.list()).toEqual([]);
+  });
+
+  it("refuses an answer whose id names another question", () => {
+    const inbox = new Inbox();
+    void inbox.waitFor(form("a"), { source: { server: "s" } });
+    expect(() => inbox.answer("a", { id: "b", ok: true })).toThrow(/not "a"/);
+    expect(inbox.list()).toHaveLength(1);
+  });
+
+  it("a decline keeps its reason; a bare ok:false becomes cancelled", async () => {
+    const inbox = new Inbox();
+    const a = inbox.waitFor(form("a"), { source: { server: "s" } });
+    const b = inbox.waitFor(form("b"), { source: { server: "s" } });
+    inbox.answer("a", { ok: false, reason: "declined" });
+    inbox.answer("b", { ok: false });
+    await expect(a).resolves.toEqual({ id: "a", ok: false, reason: "declined" });
+    await expect(b).resolves.toEqual({ id: "b", ok: false, reason: "cancelled" });
+  });
+
+  it("validates form answers: refuses with reasons and keeps the question pending", async () => {
+    const inbox = new Inbox();
+    const schema = {
+      type: "object",
+      properties: { email: { type: "string", format: "email" }, n: { type: "integer", minimum: 1, maximum: 9 } },
+      required: ["email"],
+    };
+    const pending = inbox.waitFor(form("a", schema), { source: { server: "s" } });
+    let error: InboxError | undefined;
+    try {
+      inbox.answer("a", { ok: true, data: { email: "not-an-email", n: 12 } });
+    } catch (e) {
+      error = e as InboxError;
+    }
+    expect(error?.code).toBe("invalid-answer");
+    expect(error?.details).toEqual(expect.arrayContaining(["email: must be a valid email", expect.stringMatching(/^n: /)]));
+    expect(inbox.list()).toHaveLength(1);
+    inbox.answer("a", { ok: true, data: { email: "ada@example.com", n: "7" } });
+    await expect(pending).resolves.toEqual({ id: "a", ok: true, data: { email: "ada@example.com", n: 7 } });
+  });
+
+  it("applies defaults to untouched fields and drops cleared optional ones", async () => {
+    const inbox = new Inbox();
+    const schema = {
+      type: "object",
+      properties: {
+        name: { type: "string", default: "Ada" },
+        count: { type: "integer", default: 3 },
+        tags: { type: "array", items: { type: "string", enum: ["a", "b"] }, default: ["a"] },
+        note: { type: "string" },
+      },
+    };
+    const pending = inbox.waitFor(form("a", schema), { source: { server: "s" } });
+    inbox.answer("a", { ok: true, data: { count: 5, note: null as unknown as string, tags: [] } });
+    await expect(pending).resolves.toEqual({ id: "a", ok: true, data: { name: "Ada", count: 5 } });
+  });
+
+  it("authorization answers carry no data", async () => {
+    const inbox = new Inbox();
+    const pending = inbox.waitFor({ id: "u", kind: "authorization", prompt: "Sign in", url: "https://example.com" }, { source: { server: "s" } });
+    inbox.answer("u", { ok: true, data: { sneaky: "x" } });
+    await expect(pending).resolves.toEqual({ id: "u", ok: true });
+  });
+
+  it("an expiresAt in the past answers expired at once and never shows", async () => {
+    const inbox = new Inbox();
+    const events = recorder(inbox);
+    const answer = await inbox.waitFor({ ...form("a"), expiresAt: new Date(Date.now() - 1000).toISOString() }, { source: { agent: "bot" } });
+    expect(answer).toEqual({ id: "a", ok: false, reason: "expired" });
+    expect(inbox.list()).toEqual([]);
+    expect(events).toEqual([expect.objectContaining({ type: "refused" })]);
+  });
+
+  it("expires a question when its expiresAt is reached while pending", async () => {
+    vi.useFakeTimers();
+    const inbox = new Inbox();
+    const events = recorder(inbox);
+    const answer = inbox.waitFor({ ...form("a"), expiresAt: new Date(Date.now() + 5000).toISOString() }, { source: { agent: "bot" } });
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(inbox.list()).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(2);
+    await expect(answer).resolves.toEqual({ id: "a", ok: false, reason: "expired" });
+    expect(events.at(-1)).toMatchObject({ type: "withdrawn", id: "a", reason: "expired" });
+  });
+
+  it("withdraws a question when the asker's signal aborts, saying why", async () => {
+    const inbox = new Inbox();
+    const events = recorder(inbox);
+    const controller = new AbortController();
+    const answer = inbox.waitFor(form("a"), { source: { server: "s" }, signal: controller.signal });
+    controller.abort(new Error("the server cancelled its question"));
+    await expect(answer).resolves.toEqual({ id: "a", ok: false, reason: "cancelled" });
+    expect(inbox.list()).toEqual([]);
+    expect(events.at(-1)).toEqual({ type: "withdrawn", id: "a", reason: "aborted", message: "the server cancelled its question" });
+    expect(() => inbox.answer("a", { ok: true })).toThrow(InboxError);
+  });
+
+  it("close() answers everything pending cancelled and refuses new questions", async () => {
+    const inbox = new Inbox();
+    const a = inbox.waitFor(form("a"), { source: { server: "s" } });
+    const b = inbox.waitFor(form("b"), { source: { agent: "x" } });
+    inbox.close();
+    await expect(Promise.all([a, b])).resolves.toEqual([
+      { id: "a", ok: false, reason: "cancelled" },
+      { id: "b", ok: false, reason: "cancelled" },
+    ]);
+    await expect(inbox.waitFor(form("c"), { source: { server: "s" } })).resolves.toEqual({ id: "c", ok: false, reason: "cancelled" });
+  });
+
+  it("caps pending questions per source; the flood is cancelled at once and others still get in", async () => {
+    const inbox = new Inbox({ maxPendingPerSource: 3 });
+    const events = recorder(inbox);
+    for (let i = 0; i < 3; i++) void inbox.waitFor(form(`f${i}`), { source: { server: "flood" } });
+    const over = await inbox.waitFor(form("f3"), { source: { server: "flood" } });
+    expect(over).toEqual({ id: "f3", ok: false, reason: "cancelled" });
+    const refused = events.find((e) => e.type === "refused");
+    expect(refused).toMatchObject({ type: "refused", reason: "flood already has 3 questions waiting (limit 3)" });
+    void inbox.waitFor(form("calm"), { source: { server: "calm" } });
+    expect(inbox.list().map((e) => e.request.id)).toEqual(["f0", "f1", "f2", "calm"]);
+  });
+
+  it("defaults the cap to 8 per source", async () => {
+    const inbox = new Inbox();
+    for (let i = 0; i < 8; i++) void inbox.waitFor(form(`f${i}`), { source: { server: "s" } });
+    await expect(inbox.waitFor(form("f8"), { source: { server: "s" } })).resolves.toMatchObject({ ok: false, reason: "cancelled" });
+    expect(inbox.list()).toHaveLength(8);
+  });
+
+  it("a duplicate pending id is refused without touching the first", async () => {
+    const inbox = new Inbox();
+    const first = inbox.waitFor(form("a"), { source: { agent: "x" } });
+    await expect(inbox.waitFor(form("a"), { source: { agent: "y" } })).resolves.toMatchObject({ ok: false });
+    inbox.answer("a", { ok: true, data: { name: "first" } });
+    await expect(first).resolves.toMatchObject({ ok: true, data: { name: "first" } });
+  });
+
+  it("a throwing listener does not break the resolver or other listeners", async () => {
+    const inbox = new Inbox();
+    const seen: string[] = [];
+    inbox.on(() => {
+      throw new Error("bad view");
+    });
+    inbox.on((e) => seen.push(e.type));
+    const a = inbox.waitFor(form("a"), { source: { server: "s" } });
+    inbox.answer("a", { ok: true });
+    await expect(a).resolves.toMatchObject({ ok: true });
+    expect(seen).toEqual(["added", "answered"]);
+  });
+});
