@@ -57,6 +57,8 @@ export interface ServerStatus {
   /** Why it failed, for display. Never contains a header or secret value. */
   error?: string;
   transport?: "stdio" | "streamable-http" | "sse";
+  /** The negotiated MCP protocol revision, e.g. "2025-11-25" or "2026-07-28". */
+  protocol?: string;
   toolCount: number;
 }
 

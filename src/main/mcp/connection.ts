@@ -36,6 +36,13 @@ export class ToolCallError extends Error {
 interface ActiveCall {
   agent?: string;
   timer: IdleTimer;
+  /** Questions raised while this call was in flight; each ends when all its calls have ended. */
+  questions: Set<Question>;
+}
+
+interface Question {
+  calls: Set<ActiveCall>;
+  orphaned: AbortController;
 }
 
 function errorMessage(error: unknown): string {
@@ -73,13 +80,15 @@ export class ServerConnection {
   async connect(): Promise<void> {
     if (!this.config.enabled) return;
     const { timeout } = this.config;
+    let phase = "connect";
     try {
       await this.open(timeout);
+      phase = "tools/list";
       const listed = await withDeadline(this.client!.listTools(undefined, { timeout }), timeout, "tools/list");
       this.setTools(listed.tools);
-      this.setStatus({ state: "connected", error: undefined });
+      this.setStatus({ state: "connected", error: undefined, protocol: this.client!.getNegotiatedProtocolVersion() });
     } catch (error) {
-      const message = this.describeFailure(error);
+      const message = this.describeFailure(error, phase);
       await this.shutdown();
       this.setStatus({ state: "failed", error: message });
     }
@@ -146,13 +155,18 @@ export class ServerConnection {
   /** The bridge, inline: elicitation → Request → waitFor → Answer → ElicitResult. */
   private async elicit(waitFor: WaitFor, params: unknown, serverSignal: AbortSignal) {
     const request = elicitationToRequest(params as Record<string, unknown>);
-    const signal = AbortSignal.any([serverSignal, this.gone.signal]);
+    // A pushed elicitation does not say which call it belongs to, so it belongs to every call in
+    // flight; when all of them have ended (timed out, abandoned) nobody waits for the answer.
+    const question: Question = { calls: new Set(this.activeCalls), orphaned: new AbortController() };
+    for (const call of question.calls) call.questions.add(question);
+    const signal = AbortSignal.any([serverSignal, this.gone.signal, question.orphaned.signal]);
     this.questionsChanged(+1);
     try {
       const answer = await waitFor(request, { server: this.config.name, agent: this.currentAgent(), signal });
       // The SDK's content type is narrower than Record<string, unknown>; the Inbox checked the values.
       return answerToElicitResult(answer) as { action: "accept"; content: Record<string, string> } | { action: "decline" | "cancel" };
     } finally {
+      for (const call of question.calls) call.questions.delete(question);
       this.questionsChanged(-1);
     }
   }
@@ -218,6 +232,7 @@ export class ServerConnection {
     const call: ActiveCall = {
       agent: ctx.agent,
       timer: new IdleTimer(idleMs, () => abort.abort(new ToolCallError(`${this.config.name}: ${tool} got no response for ${idleMs} ms`))),
+      questions: new Set(),
     };
     call.timer.hold(this.pendingQuestions > 0);
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, abort.signal]) : abort.signal;
@@ -245,6 +260,10 @@ export class ServerConnection {
     } finally {
       call.timer.stop();
       this.activeCalls.delete(call);
+      for (const question of call.questions) {
+        question.calls.delete(call);
+        if (question.calls.size === 0) question.orphaned.abort(new Error(`the call to ${tool} that asked this question has ended`));
+      }
     }
   }
 
@@ -267,11 +286,15 @@ export class ServerConnection {
     this.changed("tools");
   }
 
-  private describeFailure(error: unknown): string {
+  private describeFailure(error: unknown, phase: string): string {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && this.config.type === "local") return `command "${this.config.command}" was not found`;
     if (code === "EACCES" && this.config.type === "local") return `command "${this.config.command}" is not executable`;
     let message = errorMessage(error);
+    if (/timed out|did not finish/i.test(message)) {
+      const step = phase === "connect" ? "initialize" : phase;
+      message = `${step} got no answer within ${this.config.timeout} ms`;
+    }
     const transport = this.transport;
     if (transport instanceof GroupStdioTransport) {
       const exit = transport.exitInfo();
