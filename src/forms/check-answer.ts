@@ -25,14 +25,27 @@ type Schema = Record<string, unknown>;
 // strict: false because servers send `enumNames` and other non-standard keywords.
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
 addFormats(ajv);
-const compiled = new WeakMap<object, ValidateFunction>();
+// Every elicitation arrives as a freshly parsed object, so validators are cached by the schema's
+// text: compiling costs about a millisecond, a cached check a few microseconds. The cache is
+// bounded so a long-running app does not keep every schema it ever saw.
+const MAX_COMPILED = 128;
+const compiled = new Map<string, ValidateFunction>();
 
 function validatorFor(schema: Schema): ValidateFunction {
-  let validate = compiled.get(schema);
-  if (!validate) {
+  const key = JSON.stringify(schema);
+  let validate = compiled.get(key);
+  if (validate) {
+    // Refresh its place so the least recently used one is evicted first.
+    compiled.delete(key);
+  } else {
     validate = ajv.compile(schema);
-    compiled.set(schema, validate);
+    if (compiled.size >= MAX_COMPILED) {
+      const [oldestKey, oldest] = compiled.entries().next().value as [string, ValidateFunction];
+      compiled.delete(oldestKey);
+      ajv.removeSchema(oldest.schema as Schema);
+    }
   }
+  compiled.set(key, validate);
   return validate;
 }
 

@@ -63,7 +63,8 @@ export class ServerConnection {
 
   private client?: Client;
   private transport?: Transport;
-  private readonly gone = new AbortController();
+  /** Aborted when the current connection ends; a fresh one per connection attempt. */
+  private gone = new AbortController();
   private readonly activeCalls = new Set<ActiveCall>();
   private pendingQuestions = 0;
   private closing = false;
@@ -147,6 +148,7 @@ export class ServerConnection {
     if (waitFor) client.setRequestHandler("elicitation/create", (request, ctx) => this.elicit(waitFor, request.params, ctx.mcpReq.signal));
     this.client = client;
     this.transport = transport;
+    this.gone = new AbortController();
     this.status.transport = kind;
     await withDeadline(client.connect(transport, { timeout }), timeout + 1000, "initialize");
     client.onclose = () => this.onClosed();
