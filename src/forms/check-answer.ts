@@ -38,7 +38,10 @@ function validatorFor(schema: Schema): ValidateFunction {
     // Refresh its place so the least recently used one is evicted first.
     compiled.delete(key);
   } else {
-    validate = ajv.compile(schema);
+    // `$schema` names a meta-schema ajv may not have loaded (zod emits draft 2020-12); `$id` would
+    // clash across servers. Neither changes what a flat form accepts, so both are left out.
+    const { $schema: _meta, $id: _id, ...rest } = schema;
+    validate = ajv.compile(rest);
     if (compiled.size >= MAX_COMPILED) {
       const [oldestKey, oldest] = compiled.entries().next().value as [string, ValidateFunction];
       compiled.delete(oldestKey);

@@ -57,6 +57,12 @@ describe("checkFormAnswer", () => {
     expect(result.ok).toBe(false);
   });
 
+  it("tolerates $schema and $id at the top", () => {
+    const s = { $schema: "https://json-schema.org/draft/2020-12/schema", $id: "x", ...schema() };
+    expect(checkFormAnswer(s, { name: "Ada" }).ok).toBe(true);
+    expect(checkFormAnswer({ ...s }, { name: "A" }).fieldErrors.name).toHaveLength(1);
+  });
+
   it("a schema ajv cannot compile is a clear error, not a throw", () => {
     const result = checkFormAnswer({ type: "object", properties: { a: { type: "no-such-type" } } }, { a: 1 });
     expect(result.ok).toBe(false);
