@@ -13,8 +13,13 @@ run_tests() {
 
 if command -v dbus-run-session >/dev/null && command -v gnome-keyring-daemon >/dev/null; then
   export -f run_tests
-  # The unlock password must not be empty, or the daemon leaves the collection locked.
-  dbus-run-session -- bash -c 'printf toolnexus | gnome-keyring-daemon --unlock --components=secrets >/dev/null; run_tests "$@"' _ "$@"
+  # A fresh keyring per run (its own data dir), so a keyring left by an earlier run with another
+  # password cannot stay locked. The unlock password must not be empty, or the daemon leaves the
+  # collection locked.
+  keyring_home=$(mktemp -d)
+  trap 'rm -rf "$keyring_home"' EXIT
+  export KEYRING_HOME="$keyring_home"
+  dbus-run-session -- bash -c 'printf toolnexus | XDG_DATA_HOME="$KEYRING_HOME" gnome-keyring-daemon --unlock --components=secrets >/dev/null; run_tests "$@"' _ "$@"
 else
   echo "scripts/test.sh: dbus-run-session or gnome-keyring-daemon missing (apt-get install gnome-keyring dbus-x11); keychain tests will fail." >&2
   run_tests "$@"
