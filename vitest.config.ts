@@ -1,4 +1,6 @@
 import { defineConfig } from "vitest/config";
+import { svelte } from "@sveltejs/vite-plugin-svelte";
+import { svelteTesting } from "@testing-library/svelte/vite";
 
 export default defineConfig({
   test: {
@@ -11,6 +13,20 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // Integration tests spawn real servers and browsers; two cores do not like many at once.
+          maxWorkers: 2,
+        },
+      },
+      {
+        // Svelte component tests in jsdom. Svelte 5 must resolve to its browser build ("browser"
+        // condition), or mount() is the server stub; svelteTesting also adds auto-cleanup.
+        plugins: [svelte({ configFile: false }), svelteTesting()],
+        resolve: { conditions: ["browser"] },
+        test: {
+          name: "renderer",
+          environment: "jsdom",
+          include: ["test/renderer/**/*.test.ts"],
+          // getByRole over a 13-field form is slow in jsdom, and the machine is shared.
+          testTimeout: 30_000,
           maxWorkers: 2,
         },
       },

@@ -1,0 +1,212 @@
+// Turns an elicitation `requestedSchema` into the list of fields a form shows, or explains why it
+// cannot be shown. Pure TypeScript so the renderer and tests share it without a DOM.
+// The kinds follow ELICITATION.md "Form mode"; anything outside them is reported, never guessed.
+
+export type FieldKind =
+  | "text"
+  | "email"
+  | "uri"
+  | "date"
+  | "date-time"
+  | "number"
+  | "integer"
+  | "boolean"
+  | "select"
+  | "multiselect";
+
+export interface FieldOption {
+  value: string;
+  label: string;
+}
+
+export interface Field {
+  key: string;
+  /** `title` when the schema gives one, else the key. */
+  label: string;
+  description?: string;
+  required: boolean;
+  kind: FieldKind;
+  options?: FieldOption[];
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  default?: unknown;
+}
+
+export type FormPlan =
+  | { ok: true; fields: Field[] }
+  | {
+      ok: false;
+      /** Why we cannot show it, one sentence per problem. */
+      problems: string[];
+      /** What the schema asked for, one line per property, for the person to read. */
+      asked: string[];
+    };
+
+type Schema = Record<string, unknown>;
+
+const TEXT_FORMATS: Record<string, FieldKind> = {
+  email: "email",
+  uri: "uri",
+  date: "date",
+  "date-time": "date-time",
+};
+
+function isObject(value: unknown): value is Schema {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** `type: ["string", "null"]` is common in generated schemas; treat it as the one real type. */
+function typeOf(prop: Schema): string | undefined {
+  const type = prop.type;
+  if (typeof type === "string") return type;
+  if (Array.isArray(type)) {
+    const real = type.filter((t) => t !== "null");
+    return real.length === 1 && typeof real[0] === "string" ? real[0] : undefined;
+  }
+  return undefined;
+}
+
+/** `[{const, title}]` lists (oneOf / anyOf) as options; undefined when the list is not that shape. */
+function titledOptions(list: unknown): FieldOption[] | undefined {
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  const options: FieldOption[] = [];
+  for (const item of list) {
+    if (!isObject(item) || !("const" in item)) return undefined;
+    const value = String(item.const);
+    options.push({ value, label: str(item.title) ?? value });
+  }
+  return options;
+}
+
+/** `enum` as options, labelled by legacy `enumNames` only when both lists line up one to one. */
+function enumOptions(values: unknown, names: unknown): FieldOption[] | undefined {
+  if (!Array.isArray(values) || values.length === 0) return undefined;
+  const labels = Array.isArray(names) && names.length === values.length ? names : undefined;
+  return values.map((v, i) => ({ value: String(v), label: labels ? String(labels[i]) : String(v) }));
+}
+
+function choiceOptions(prop: Schema): FieldOption[] | undefined {
+  return titledOptions(prop.oneOf) ?? titledOptions(prop.anyOf) ?? enumOptions(prop.enum, prop.enumNames);
+}
+
+function multiOptions(items: unknown): FieldOption[] | undefined {
+  if (!isObject(items)) return undefined;
+  // items.oneOf is accepted as a synonym of items.anyOf (DESIGN.md §6).
+  return titledOptions(items.anyOf) ?? titledOptions(items.oneOf) ?? enumOptions(items.enum, items.enumNames);
+}
+
+/** One line saying what a property asked for, in words a person can act on. */
+function describeProperty(key: string, prop: unknown): string {
+  if (!isObject(prop)) return `${key}: (not a field description)`;
+  const label = str(prop.title) ?? key;
+  const type = typeOf(prop) ?? (Array.isArray(prop.type) ? prop.type.join(" or ") : "unspecified type");
+  const description = str(prop.description);
+  let shape = type;
+  if (type === "object" && isObject(prop.properties)) shape = `a group of fields (${Object.keys(prop.properties).join(", ")})`;
+  else if (type === "array") shape = "a list";
+  return `${label}: ${shape}${description ? ` — ${description}` : ""}`;
+}
+
+type FieldResult = { field: Field } | { problem: string };
+
+function toField(key: string, prop: unknown, required: boolean): FieldResult {
+  if (!isObject(prop)) return { problem: `"${key}" is not described by a schema.` };
+  const label = str(prop.title) ?? key;
+  const base = { key, label, description: str(prop.description), required, default: prop.default };
+  const type = typeOf(prop);
+
+  const options = choiceOptions(prop);
+  if (options && (type === undefined || type === "string" || type === "number" || type === "integer")) {
+    return { field: { ...base, kind: "select", options } };
+  }
+
+  switch (type) {
+    case "string": {
+      const format = typeof prop.format === "string" ? prop.format : undefined;
+      const kind = (format && TEXT_FORMATS[format]) || "text";
+      return { field: { ...base, kind, minLength: num(prop.minLength), maxLength: num(prop.maxLength) } };
+    }
+    case "number":
+    case "integer":
+      return { field: { ...base, kind: type, minimum: num(prop.minimum), maximum: num(prop.maximum) } };
+    case "boolean":
+      return { field: { ...base, kind: "boolean" } };
+    case "array": {
+      const multi = multiOptions(prop.items);
+      if (!multi) return { problem: `"${label}" asks for a list that is not a list of choices.` };
+      return {
+        field: { ...base, kind: "multiselect", options: multi, minItems: num(prop.minItems), maxItems: num(prop.maxItems) },
+      };
+    }
+    case "object":
+      return { problem: `"${label}" asks for a nested group of fields, which a form here cannot show.` };
+    case undefined:
+      return { problem: `"${label}" does not say what kind of value it wants.` };
+    default:
+      return { problem: `"${label}" asks for a value of type "${type}", which a form here cannot show.` };
+  }
+}
+
+/** Plans the form for `schema`: its fields in property order, or why it cannot be shown. */
+export function fieldsFromSchema(schema: unknown): FormPlan {
+  if (!isObject(schema)) {
+    return { ok: false, problems: ["The question does not describe a form."], asked: [] };
+  }
+  const type = schema.type;
+  if (type !== undefined && type !== "object") {
+    return {
+      ok: false,
+      problems: [`The question asks for a single value of type "${String(type)}" instead of a form.`],
+      asked: [],
+    };
+  }
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((k) => typeof k === "string") : []);
+  const fields: Field[] = [];
+  const problems: string[] = [];
+  for (const [key, prop] of Object.entries(properties)) {
+    const result = toField(key, prop, required.has(key));
+    if ("field" in result) fields.push(result.field);
+    else problems.push(result.problem);
+  }
+  if (problems.length > 0) {
+    return { ok: false, problems, asked: Object.entries(properties).map(([k, p]) => describeProperty(k, p)) };
+  }
+  return { ok: true, fields };
+}
+
+// Servers must not collect secrets through forms (DESIGN.md §1, trust boundary); we flag it.
+const CREDENTIAL = /pass(?:word|wd|phrase)|api[\s_-]?key|token|secret|private[\s_-]?key/i;
+
+/** True when a field's name, title or description suggests it asks for a credential. */
+export function looksLikeCredential(field: Pick<Field, "key" | "label" | "description">): boolean {
+  return [field.key, field.label, field.description ?? ""].some((text) => CREDENTIAL.test(text));
+}
+
+/** The values a fresh form starts with: each field's default, booleans unchecked otherwise. */
+export function initialValues(fields: Field[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (field.kind === "multiselect") {
+      values[field.key] = Array.isArray(field.default) ? field.default.map(String) : [];
+    } else if (field.kind === "boolean") {
+      // A checkbox always shows yes or no, so what the person reviewed is what we send.
+      values[field.key] = typeof field.default === "boolean" ? field.default : false;
+    } else if (field.default !== undefined && field.default !== null) {
+      values[field.key] = field.kind === "select" ? String(field.default) : field.default;
+    }
+  }
+  return values;
+}

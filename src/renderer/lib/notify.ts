@@ -1,0 +1,24 @@
+// Browser mode's stand-in for the tray's system notifications: one Web Notification per new
+// question, only when the person allowed it and is not already looking at the page.
+import type { PendingEntry } from "../../shared/types";
+import { askerText } from "./state.svelte";
+
+export function notificationsSupported(): boolean {
+  return typeof Notification !== "undefined";
+}
+
+export function browserNotifier(onOpen: (id: string) => void): (entry: PendingEntry) => void {
+  return (entry) => {
+    if (!notificationsSupported() || Notification.permission !== "granted") return;
+    if (document.visibilityState === "visible" && document.hasFocus()) return;
+    const notification = new Notification(`Question from ${askerText(entry.source)}`, {
+      body: entry.request.prompt || (entry.request.kind === "authorization" ? "Asks you to open a link" : "Asks for input"),
+      tag: entry.request.id,
+    });
+    notification.onclick = () => {
+      window.focus();
+      onOpen(entry.request.id);
+      notification.close();
+    };
+  };
+}

@@ -1,0 +1,77 @@
+import { describe, it, expect, vi, afterEach } from "vitest";
+import { render, screen, fireEvent } from "@testing-library/svelte";
+import UrlCard from "../../src/renderer/components/UrlCard.svelte";
+import { entry, ok } from "./fake-api";
+import type { AnswerInput, Envelope } from "../../src/shared/contract";
+import type { Answer } from "../../src/shared/types";
+
+function setup(url: string, opened = false) {
+  const e = entry({ kind: "authorization", prompt: "Sign in to continue", url });
+  const answer = vi.fn(async (a: AnswerInput): Promise<Envelope<Answer>> => ok(a));
+  const openUrl = vi.fn(async ({ id }: { id: string }) => ok({ opened, url }));
+  const open = vi.spyOn(window, "open").mockImplementation(() => null);
+  render(UrlCard, { props: { entry: e, answer, openUrl } });
+  return { answer, openUrl, open, id: e.request.id, card: screen.getByRole("region", { name: "Authorization request" }) };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("UrlCard", () => {
+  it("shows the prompt, the full url and its host, and opens nothing by itself", () => {
+    const { card, open, openUrl } = setup("https://auth.example.com/device?code=ABCD");
+    expect(card.textContent).toContain("Sign in to continue");
+    expect(card.textContent).toContain("https://auth.example.com/device?code=ABCD");
+    expect(card.querySelector(".host")?.textContent).toBe("auth.example.com");
+    expect(card.querySelectorAll("a")).toHaveLength(0);
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(open).not.toHaveBeenCalled();
+    expect(openUrl).not.toHaveBeenCalled();
+    for (const name of ["Open in browser", "Done", "Decline", "Cancel"]) expect(screen.getByRole("button", { name })).toBeTruthy();
+  });
+
+  it("warns on a punycode host, also when the url spells it in Unicode", () => {
+    setup("https://xn--pple-43d.com/login");
+    expect(screen.getByRole("alert").textContent).toMatch(/punycode/);
+  });
+
+  it("warns on a Unicode look-alike host", () => {
+    setup("https://аpple.com/login"); // Cyrillic "а"
+    expect(screen.getByRole("alert").textContent).toMatch(/xn--pple/);
+  });
+
+  it("warns when the url is not https", () => {
+    setup("http://example.com/callback");
+    expect(screen.getByRole("alert").textContent).toMatch(/not https/);
+  });
+
+  it("refuses to open what is not a web address", () => {
+    setup("javascript:alert(1)");
+    expect((screen.getByRole("button", { name: "Open in browser" }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("asks main to open it and opens it itself, noopener, only when main could not", async () => {
+    const { openUrl, open, id } = setup("https://example.com/x");
+    await fireEvent.click(screen.getByRole("button", { name: "Open in browser" }));
+    expect(openUrl).toHaveBeenCalledWith({ id });
+    expect(open).toHaveBeenCalledWith("https://example.com/x", "_blank", "noopener,noreferrer");
+  });
+
+  it("leaves opening to main in Electron", async () => {
+    const { open } = setup("https://example.com/x", true);
+    await fireEvent.click(screen.getByRole("button", { name: "Open in browser" }));
+    expect(open).not.toHaveBeenCalled();
+    expect(screen.getByRole("status").textContent).toMatch(/Opened in your browser/);
+  });
+
+  it("answers Done, Decline, Cancel and Escape", async () => {
+    const { answer, id, card } = setup("https://example.com/x");
+    await fireEvent.click(screen.getByRole("button", { name: "Done" }));
+    expect(answer).toHaveBeenLastCalledWith({ id, ok: true });
+    await fireEvent.click(screen.getByRole("button", { name: "Decline" }));
+    expect(answer).toHaveBeenLastCalledWith({ id, ok: false, reason: "declined" });
+    await fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(answer).toHaveBeenLastCalledWith({ id, ok: false, reason: "cancelled" });
+    await fireEvent.keyDown(card, { key: "Escape" });
+    expect(answer).toHaveBeenCalledTimes(4);
+  });
+});
