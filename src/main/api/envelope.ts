@@ -1,0 +1,44 @@
+// Errors never cross the renderer boundary as throws: every transport turns a handler's outcome
+// into an Envelope with a code the page can branch on and a message a person can read.
+import type { Envelope } from "../../shared/contract";
+import { InboxError } from "../inbox/errors";
+
+/** A handler's argument did not have the contract's shape. */
+export class ArgumentError extends Error {
+  readonly code = "invalid-argument";
+  constructor(message: string) {
+    super(message);
+    this.name = "ArgumentError";
+  }
+}
+
+/** Expected refusals that are not about the argument's shape (e.g. start-at-login unsupported). */
+export class HandlerError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "HandlerError";
+  }
+}
+
+export function errorEnvelope(error: unknown): Envelope<never> {
+  if (error instanceof InboxError) {
+    return { ok: false, error: { code: error.code, message: error.message, ...(error.details.length ? { details: error.details } : {}) } };
+  }
+  if (error instanceof ArgumentError || error instanceof HandlerError) {
+    return { ok: false, error: { code: error.code, message: error.message } };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { ok: false, error: { code: "failed", message: message || "The operation failed." } };
+}
+
+/** Runs one handler call and wraps its result or its failure. */
+export async function toEnvelope<T>(run: () => Promise<T> | T): Promise<Envelope<T>> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (error) {
+    return errorEnvelope(error);
+  }
+}

@@ -1,0 +1,209 @@
+// The app's core, without any window system: the MCP source, the Inbox, settings, secrets and the
+// one handler map. Electron (src/main/desktop) and browser mode (serve.ts) both compose this.
+import { randomBytes } from "node:crypto";
+import type { EventChannel, EventMap, ServerView, Settings } from "../shared/contract";
+import { Inbox, type InboxOptions } from "./inbox";
+import type { McpSource } from "./mcp/types";
+import { loadMcp } from "./mcp/source";
+import { createHandlers, type Handlers } from "./api/handlers";
+import { SettingsState, type Platform } from "./api/settings-state";
+import { createMemoryStore, gatewayToken, rotateGatewayToken, type SecretStore } from "./secrets";
+import { readConfigFile } from "./config-file";
+
+export type { Platform } from "./api/settings-state";
+export type { Handlers } from "./api/handlers";
+
+export interface CoreOptions {
+  /** Path of the MCP config file (JSON). Ignored when `config` is given. */
+  configPath?: string;
+  /** The config itself (tests, embedding). */
+  config?: unknown;
+  platform: Platform;
+  log?: (line: string) => void;
+  inbox?: InboxOptions;
+  /** The keychain-backed store (openSecretStore()); a session-only memory store otherwise. */
+  secrets?: SecretStore;
+  /** Longest a tool call may wait on a person (passed to loadMcp). */
+  maxWaitMs?: number;
+}
+
+export interface CoreEvents {
+  on<E extends EventChannel>(event: E, listener: (payload: EventMap[E]) => void): () => void;
+}
+
+/** What core needs of a listener to report its address and close it last. */
+export interface AttachedListener {
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface Core {
+  inbox: Inbox;
+  source: McpSource;
+  handlers: Handlers;
+  events: CoreEvents;
+  servers(): ServerView[];
+  settings(): Settings;
+  pauseNotifications(minutes: number | null): void;
+  /** The gateway's current bearer token (also the page link's token). Read it per request. */
+  token(): string;
+  /** Registers the loopback listener: its url shows in settings and close() closes it last. */
+  attachListener(listener: AttachedListener): void;
+  /** Asks every view to show question `id` (tray menu, notification click). */
+  focus(id: string): void;
+  close(): Promise<void>;
+}
+
+function createEvents() {
+  const listeners = new Map<EventChannel, Set<(payload: never) => void>>();
+  return {
+    on<E extends EventChannel>(event: E, listener: (payload: EventMap[E]) => void): () => void {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener as (payload: never) => void);
+      return () => set!.delete(listener as (payload: never) => void);
+    },
+    emit<E extends EventChannel>(event: E, payload: EventMap[E]): void {
+      for (const listener of listeners.get(event) ?? []) {
+        try {
+          (listener as (payload: EventMap[E]) => void)(payload);
+        } catch {
+          // A broken view must not stop the others.
+        }
+      }
+    },
+    clear: () => listeners.clear(),
+  };
+}
+
+/** The name under which a whole-file config error shows in the servers view. */
+export const CONFIG_ERROR_ENTRY = "MCP config";
+
+export async function createCore(options: CoreOptions): Promise<Core> {
+  const log = options.log ?? (() => {});
+  const events = createEvents();
+  const secrets = options.secrets ?? createMemoryStore("No keychain in use: secrets are kept in memory for this session only.");
+  if (!secrets.available) log(`secrets: ${secrets.detail}`);
+
+  let token: string;
+  try {
+    token = await gatewayToken(secrets);
+  } catch (error) {
+    // A keychain that fails on write must not keep the app from starting; the token then lasts one session.
+    log(`secrets: could not keep the gateway token (${(error as Error).message}); using a token for this session only.`);
+    token = randomBytes(32).toString("base64url");
+  }
+
+  let config: unknown = options.config ?? {};
+  let configError: string | undefined;
+  if (options.config === undefined && options.configPath) {
+    const read = await readConfigFile(options.configPath);
+    config = read.config;
+    configError = read.error;
+    if (read.note) log(read.note);
+  } else if (options.config === undefined) {
+    log("config: no MCP config given; starting with no servers.");
+  }
+
+  const inbox = new Inbox(options.inbox);
+  const waitFor = {
+    waitFor: (request: Parameters<Inbox["waitFor"]>[0], ctx: { server: string; agent?: string; signal: AbortSignal }) =>
+      inbox.waitFor(request, { source: { server: ctx.server, ...(ctx.agent !== undefined ? { agent: ctx.agent } : {}) }, signal: ctx.signal }),
+  };
+  const loadOptions = {
+    ...waitFor,
+    log,
+    secret: (name: string) => secrets.get(name),
+    ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+  };
+  let source: McpSource;
+  try {
+    source = await loadMcp(config, loadOptions);
+  } catch (error) {
+    configError = (error as Error).message;
+    source = await loadMcp({}, loadOptions);
+  }
+  if (configError) log(`config: ${configError}`);
+
+  const servers = (): ServerView[] => {
+    const tools = source.tools;
+    const views: ServerView[] = source.servers().map((status) => ({
+      ...status,
+      tools: tools
+        .filter((t) => t.server === status.name)
+        .map((t) => ({
+          name: t.name,
+          server: t.server,
+          tool: t.tool,
+          ...(t.title !== undefined ? { title: t.title } : {}),
+          description: t.description,
+          inputSchema: t.inputSchema,
+        })),
+    }));
+    if (configError) views.unshift({ name: CONFIG_ERROR_ENTRY, state: "failed", error: configError, toolCount: 0, tools: [] });
+    return views;
+  };
+
+  const settings = new SettingsState(options.platform, secrets, () => token !== "");
+  await settings.refreshSecretNames();
+
+  const unsubscribes = [
+    inbox.on((event) => events.emit("inbox:event", event)),
+    source.on(() => events.emit("servers:changed", servers())),
+    settings.on((value) => events.emit("settings:changed", value)),
+  ];
+
+  const handlers = createHandlers({
+    inbox,
+    source: () => source,
+    servers,
+    settings,
+    platform: options.platform,
+    secrets,
+    rotateToken: async () => {
+      token = await rotateGatewayToken(secrets);
+      log("gateway: token rotated; agents using the old one are refused from now on.");
+      return token;
+    },
+  });
+
+  const listeners: AttachedListener[] = [];
+  let closing: Promise<void> | undefined;
+
+  return {
+    inbox,
+    source,
+    handlers,
+    events: { on: events.on },
+    servers,
+    settings: () => settings.get(),
+    pauseNotifications: (minutes) => {
+      if (minutes === null) settings.pause(null);
+      else if (minutes <= 0) settings.resume();
+      else settings.pause(minutes);
+    },
+    token: () => token,
+    attachListener(listener) {
+      listeners.push(listener);
+      settings.setGatewayUrl(`${listener.url}/mcp`);
+    },
+    focus: (id) => events.emit("inbox:focus", { id }),
+    close() {
+      // Pending questions are cancelled first (every view sees them withdrawn), then the MCP
+      // clients and their children go, and the listener last so pages hear all of it.
+      closing ??= (async () => {
+        inbox.close();
+        try {
+          await source.close();
+        } catch (error) {
+          log(`mcp: close failed: ${(error as Error).message}`);
+        }
+        for (const unsubscribe of unsubscribes) unsubscribe();
+        settings.close();
+        await Promise.allSettled(listeners.map((l) => l.close()));
+        events.clear();
+      })();
+      return closing;
+    },
+  };
+}

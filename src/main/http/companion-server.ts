@@ -1,0 +1,49 @@
+// Puts everything on the one loopback listener: the browser-mode page and its WebSocket, the
+// gateway's /mcp for local agents and /v1/requests for posted Requests. Browser mode (serve.ts)
+// and the Electron app both start it, so agents reach the companion the same way in either.
+import type { Core } from "../core";
+import { createWsServer } from "../api/ws-server";
+import { createGatewayRoute, createRequestsRoute } from "../gateway";
+import { startListener, DEFAULT_PORT, type Listener } from "./listener";
+
+export interface CompanionServerOptions {
+  /** Default 7315; 0 picks a free port. */
+  port?: number;
+  /** The built renderer (out/renderer). */
+  staticDir: string;
+  log?: (line: string) => void;
+}
+
+export interface CompanionServer extends Listener {
+  /** Pages connected over /ws. */
+  pages(): number;
+}
+
+export async function startCompanionServer(core: Core, options: CompanionServerOptions): Promise<CompanionServer> {
+  const log = options.log ?? (() => {});
+  const ws = createWsServer(core, log);
+  const gateway = createGatewayRoute({ source: core.source, inbox: core.inbox, log });
+  const requests = createRequestsRoute({ inbox: core.inbox, log });
+  const listener = await startListener({
+    host: "127.0.0.1",
+    port: options.port ?? DEFAULT_PORT,
+    token: core.token,
+    staticDir: options.staticDir,
+    routes: [gateway, requests],
+    onSocket: (socket) => ws.onSocket(socket),
+    log,
+  });
+  const server: CompanionServer = {
+    ...listener,
+    pages: () => ws.size(),
+    async close() {
+      requests.close();
+      await gateway.close().catch(() => {});
+      ws.close();
+      await listener.close();
+    },
+  };
+  // core.close() cancels the questions and ends the servers first, then closes this.
+  core.attachListener(server);
+  return server;
+}

@@ -1,0 +1,101 @@
+// The one gate in front of everything the loopback listener serves. Pages, their WebSocket, the
+// gateway and the §10 endpoint all pass here, so DNS rebinding, cross-site requests and other
+// local users' processes are refused in one place.
+import type { IncomingMessage } from "node:http";
+import { timingSafeEqual, createHash } from "node:crypto";
+
+export type GuardResult = { ok: true; via: "bearer" | "cookie" } | { ok: false; status: number; message: string };
+
+export interface GuardOptions {
+  /** The current bearer token (rotatable, so read on every request). */
+  token: () => string;
+  /** The page and its WebSocket may authenticate with the session cookie instead of the header. */
+  allowCookie: boolean;
+  /** Name and current value of the page's session cookie; the value defaults to the token. */
+  cookie?: { name: string; value: () => string };
+}
+
+const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/** `127.0.0.1`, `localhost` or `[::1]`, with or without a port. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(host.trim().toLowerCase());
+  return match !== null && LOOPBACK_NAMES.has(match[1]);
+}
+
+/** An http(s) origin whose host is a loopback name. `null` (sandboxed frames, files) is not. */
+export function isLoopbackOrigin(origin: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.host) && url.origin === origin.toLowerCase();
+}
+
+// Hashing both sides first gives equal lengths, so timingSafeEqual never leaks the token's length.
+export function sameSecret(given: string, expected: string): boolean {
+  if (expected === "") return false;
+  const a = createHash("sha256").update(given).digest();
+  const b = createHash("sha256").update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+export function readCookie(req: IncomingMessage, name: string): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+export function bearerToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : undefined;
+}
+
+export function checkRequest(req: IncomingMessage, options: GuardOptions): GuardResult {
+  const host = req.headers.host;
+  if (!isLoopbackHost(host)) {
+    return { ok: false, status: 403, message: `Refused: Host "${host ?? ""}" is not a loopback name (127.0.0.1, localhost, [::1]).` };
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !isLoopbackOrigin(origin)) {
+    return { ok: false, status: 403, message: `Refused: Origin "${origin}" is not a loopback origin.` };
+  }
+
+  const bearer = bearerToken(req);
+  if (bearer !== undefined) {
+    if (sameSecret(bearer, options.token())) return { ok: true, via: "bearer" };
+    return { ok: false, status: 401, message: "Refused: the bearer token is wrong." };
+  }
+
+  if (options.allowCookie) {
+    const name = options.cookie?.name;
+    const value = name ? readCookie(req, name) : undefined;
+    if (value !== undefined) {
+      // SameSite treats every port of localhost as one site, so another local web app could ride
+      // the cookie; a cookie-authenticated request must therefore come from this very origin.
+      if (origin !== undefined && new URL(origin).host !== host!.toLowerCase()) {
+        return { ok: false, status: 403, message: `Refused: Origin "${origin}" is not this page's origin.` };
+      }
+      const expected = options.cookie?.value() ?? options.token();
+      if (sameSecret(value, expected)) return { ok: true, via: "cookie" };
+      return { ok: false, status: 401, message: "Refused: the session has expired; open the link the companion printed." };
+    }
+  }
+  return {
+    ok: false,
+    status: 401,
+    message: options.allowCookie
+      ? "Refused: no token. Open the link the companion printed (it carries the token)."
+      : "Refused: missing token. Send Authorization: Bearer <token>.",
+  };
+}

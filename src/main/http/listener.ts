@@ -1,0 +1,184 @@
+// The app's one loopback listener: the browser-mode page and its WebSocket, and the routes other
+// parts mount (the gateway's /mcp and /v1/requests). Everything passes the guard first.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { randomBytes } from "node:crypto";
+import { WebSocketServer, type WebSocket } from "ws";
+import { checkRequest, isLoopbackHost, isLoopbackOrigin, sameSecret, type GuardResult } from "./guard";
+import { declaredTooLarge, HttpError, MAX_BODY_BYTES } from "./body";
+import { serveStatic } from "./static-files";
+
+export type Refusal = Extract<GuardResult, { ok: false }>;
+
+export interface Route {
+  /** `/mcp` matches `/mcp`, `/mcp/…` and `/mcp?…`. */
+  prefix: string;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void> | void;
+  /** Writes a refusal in the route's own error shape (JSON-RPC for /mcp); plain JSON otherwise. */
+  refuse?(res: ServerResponse, refusal: Refusal): void;
+}
+
+export interface ListenerOptions {
+  /** Loopback only; anything else is refused at start. */
+  host?: "127.0.0.1";
+  /** Default 7315; 0 picks a free port (tests). */
+  port?: number;
+  token: () => string;
+  /** The built renderer, e.g. out/renderer. */
+  staticDir: string;
+  routes?: Route[];
+  /** A page's authenticated WebSocket at /ws. */
+  onSocket?(ws: WebSocket, req: IncomingMessage): void;
+  log?: (line: string) => void;
+}
+
+export interface Listener {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  /** The link to print: it carries the token once; the page trades it for a cookie. */
+  pageUrl(): string;
+  addRoute(route: Route): void;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 7315;
+
+const SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+} as const;
+
+function matches(prefix: string, pathname: string): boolean {
+  return pathname === prefix || pathname.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`);
+}
+
+function sendText(res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { ...SECURITY_HEADERS, "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...extra });
+  res.end(message);
+}
+
+function sendJsonError(res: ServerResponse, refusal: Refusal): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const headers: Record<string, string> = { ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" };
+  if (refusal.status === 401) headers["www-authenticate"] = 'Bearer realm="toolnexus-companion"';
+  res.writeHead(refusal.status, headers);
+  res.end(JSON.stringify({ error: { status: refusal.status, message: refusal.message } }));
+}
+
+function rejectUpgrade(socket: Duplex, status: number, message: string): void {
+  const reason = status === 401 ? "Unauthorized" : status === 403 ? "Forbidden" : status === 404 ? "Not Found" : "Bad Request";
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(message)}\r\n\r\n${message}`,
+  );
+}
+
+export async function startListener(options: ListenerOptions): Promise<Listener> {
+  const host = options.host ?? "127.0.0.1";
+  if (host !== "127.0.0.1") throw new Error(`The companion listens on 127.0.0.1 only, not "${host}".`);
+  const routes = [...(options.routes ?? [])];
+  const log = options.log ?? (() => {});
+  // The page's cookie carries a per-run session secret, not the token itself: rotating the
+  // gateway token then does not log out open pages, and the token never sits in a cookie jar.
+  const session = randomBytes(32).toString("base64url");
+  let cookieName = "tnc_session";
+  const cookie = { name: () => cookieName, value: () => session };
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const route = routes.find((r) => matches(r.prefix, url.pathname));
+    if (route) {
+      const verdict = checkRequest(req, { token: options.token, allowCookie: false });
+      const refuse = (refusal: Refusal) => (route.refuse ? route.refuse(res, refusal) : sendJsonError(res, refusal));
+      if (!verdict.ok) return refuse(verdict);
+      if (declaredTooLarge(req)) {
+        req.resume();
+        return refuse({ ok: false, status: 413, message: "The request body is larger than 4 MiB." });
+      }
+      try {
+        await route.handle(req, res);
+      } catch (error) {
+        const status = error instanceof HttpError ? error.status : 500;
+        if (status === 500) log(`http: ${route.prefix} failed: ${(error as Error).message}`);
+        refuse({ ok: false, status, message: (error as Error).message });
+      }
+      return;
+    }
+
+    if (req.method !== "GET" && req.method !== "HEAD") return sendText(res, 405, "Method not allowed.", { allow: "GET, HEAD" });
+
+    const offered = url.searchParams.get("token");
+    if (offered !== null) {
+      // The printed link: trade the token for the session cookie, then drop it from the address bar.
+      if (!isLoopbackHost(req.headers.host)) return sendText(res, 403, "Refused: this Host is not a loopback name.");
+      const origin = req.headers.origin;
+      if (origin !== undefined && !isLoopbackOrigin(origin)) return sendText(res, 403, "Refused: foreign Origin.");
+      if (!sameSecret(offered, options.token())) {
+        return sendText(res, 401, "Refused: the token in this link is wrong or was rotated. Use the link the companion printed.");
+      }
+      url.searchParams.delete("token");
+      return sendText(res, 303, "Signed in.", {
+        location: url.pathname + url.search,
+        "set-cookie": `${cookieName}=${session}; HttpOnly; SameSite=Strict; Path=/`,
+      });
+    }
+
+    const verdict = checkRequest(req, { token: options.token, allowCookie: true, cookie: { name: cookie.name(), value: cookie.value } });
+    if (!verdict.ok) return sendText(res, verdict.status, verdict.message);
+    await serveStatic(options.staticDir, url.pathname, req, res);
+  }
+
+  const server = createServer((req, res) => {
+    onRequest(req, res).catch((error: Error) => {
+      log(`http: request failed: ${error.message}`);
+      sendText(res, 500, "Internal error.");
+    });
+  });
+
+  server.on("upgrade", (req, socket, head) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (url.pathname !== "/ws" || !options.onSocket) return rejectUpgrade(socket, 404, "No WebSocket here.");
+    const verdict = checkRequest(req, { token: options.token, allowCookie: true, cookie: { name: cookie.name(), value: cookie.value } });
+    if (!verdict.ok) return rejectUpgrade(socket, verdict.status, verdict.message);
+    wss.handleUpgrade(req, socket, head, (ws) => options.onSocket!(ws, req));
+  });
+
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? DEFAULT_PORT, host, () => {
+      server.off("error", reject);
+      resolvePromise();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  // Cookies ignore ports; a per-port name keeps two companions on one machine from clashing.
+  cookieName = `tnc_session_${port}`;
+  const base = `http://127.0.0.1:${port}`;
+
+  return {
+    url: base,
+    port,
+    pageUrl: () => `${base}/?token=${encodeURIComponent(options.token())}`,
+    addRoute(route) {
+      routes.push(route);
+    },
+    close: () =>
+      new Promise<void>((resolvePromise) => {
+        for (const ws of wss.clients) ws.terminate();
+        wss.close();
+        server.close(() => resolvePromise());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,89 @@
+// Browser mode: `npm run serve -- --config <path> [--port N]` runs the core in plain Node and
+// serves the renderer on the loopback listener. For headless boxes and SSH sessions, and what
+// the end-to-end tests drive.
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { createCore, type Platform } from "./core";
+import { startCompanionServer } from "./http/companion-server";
+import { DEFAULT_PORT } from "./http/listener";
+import { openSecretStore } from "./secrets";
+
+/** In a browser the page opens URLs itself, and there is no login item to manage. */
+export const browserPlatform: Platform = {
+  openExternal: () => null,
+  getStartAtLogin: () => false,
+  setStartAtLogin: () => {
+    throw new Error("Start at login is not available in browser mode; it is a setting of the desktop app.");
+  },
+};
+
+export function defaultConfigPath(): string {
+  const base = process.env.XDG_CONFIG_HOME || join(homedir(), ".config");
+  return join(base, "toolnexus-companion", "mcp.json");
+}
+
+function parse(argv: string[]): { config: string; port: number } {
+  const { values } = parseArgs({
+    args: argv,
+    options: { config: { type: "string", short: "c" }, port: { type: "string", short: "p" }, help: { type: "boolean", short: "h" } },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write("Usage: npm run serve -- [--config <mcp.json>] [--port <n>]\n");
+    process.exit(0);
+  }
+  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not "${values.port}".`);
+  return { config: values.config ?? defaultConfigPath(), port };
+}
+
+async function main(): Promise<void> {
+  const args = parse(process.argv.slice(2));
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  log(`config: ${args.config}`);
+  const secrets = await openSecretStore();
+  const core = await createCore({ configPath: args.config, platform: browserPlatform, log, secrets });
+  const staticDir = fileURLToPath(new URL("../../out/renderer", import.meta.url));
+  let server;
+  try {
+    server = await startCompanionServer(core, { port: args.port, staticDir, log });
+  } catch (error) {
+    await core.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(code === "EADDRINUSE" ? `Port ${args.port} is in use (another companion?); pick another with --port.` : (error as Error).message);
+  }
+  for (const status of core.servers()) {
+    log(`server ${status.name}: ${status.state}${status.error ? ` — ${status.error}` : ` (${status.toolCount} tools)`}`);
+  }
+  process.stdout.write(`Toolnexus Companion is running: ${server.pageUrl()}\n`);
+  process.stdout.write(`Agents connect to ${server.url}/mcp with the same token (Authorization: Bearer …).\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      log("Stopping anyway.");
+      process.exit(1);
+    }
+    stopping = true;
+    log(`${signal}: cancelling pending questions and stopping servers…`);
+    core.close().then(
+      () => process.exit(0),
+      (error: Error) => {
+        log(`close failed: ${error.message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+// Only when run as a program, so tests can import browserPlatform.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error: Error) => {
+    process.stderr.write(`Toolnexus Companion could not start: ${error.message}\n`);
+    process.exit(1);
+  });
+}
