@@ -1,0 +1,89 @@
+// `toolnexus-companion connect`: a stdio MCP server that is really the companion's gateway. For
+// agents that can only launch stdio servers: every message is passed through unchanged, so the
+// agent sees the gateway's tools, progress, list_changed and errors exactly as an HTTP client would.
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import type { JSONRPCMessage } from "@modelcontextprotocol/server";
+import { companionUrl, resolveToken } from "./resolve-token";
+
+function fail(message: string): number {
+  process.stderr.write(`toolnexus-companion connect: ${message}\n`);
+  return 1;
+}
+
+/** Checks the companion answers and takes the token before any MCP traffic flows. */
+async function probe(endpoint: URL, token: string): Promise<string | undefined> {
+  let status: number;
+  try {
+    const res = await fetch(endpoint, { method: "GET", headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5_000) });
+    status = res.status;
+    await res.body?.cancel();
+  } catch (error) {
+    const inner = (error as { cause?: { code?: string; message?: string } }).cause;
+    const cause = inner?.code ?? inner?.message ?? (error as Error).message;
+    return `the companion is not running at ${endpoint.origin} (${cause}). Start Toolnexus Companion (or \`npm run serve\`) and try again.`;
+  }
+  if (status === 401) return `the companion at ${endpoint.origin} refused the token (was it rotated?). Copy the current one from its settings.`;
+  if (status === 403) return `the companion at ${endpoint.origin} refused this request (${status}).`;
+  return undefined;
+}
+
+function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number; method: string } {
+  return "method" in message && "id" in message;
+}
+
+export async function runConnect(args: string[]): Promise<number> {
+  if (args.length > 0) return fail("takes no arguments; set TOOLNEXUS_COMPANION_URL / TOOLNEXUS_COMPANION_TOKEN instead.");
+  const { token, why } = await resolveToken();
+  if (!token) return fail(`no gateway token: ${why}.`);
+  const endpoint = new URL("/mcp", companionUrl());
+  const refused = await probe(endpoint, token);
+  if (refused) return fail(refused);
+
+  const http = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const stdio = new StdioServerTransport();
+  let initializeId: string | number | undefined;
+
+  return new Promise<number>((resolve) => {
+    let done = false;
+    const finish = async (code: number, message?: string) => {
+      if (done) return;
+      done = true;
+      if (message) process.stderr.write(`toolnexus-companion connect: ${message}\n`);
+      // End the gateway session so its in-flight calls (and their questions) are withdrawn.
+      await http.terminateSession().catch(() => {});
+      await http.close().catch(() => {});
+      await stdio.close().catch(() => {});
+      resolve(code);
+    };
+
+    stdio.onmessage = (message) => {
+      if (isRequest(message) && message.method === "initialize") initializeId = message.id;
+      http.send(message).catch(async (error: Error) => {
+        // Answer the request so the agent is not left waiting, then leave: the companion is gone.
+        if (isRequest(message)) {
+          await stdio
+            .send({ jsonrpc: "2.0", id: message.id, error: { code: -32000, message: `Toolnexus Companion is unreachable: ${error.message}` } })
+            .catch(() => {});
+        }
+        void finish(1, `lost the companion at ${endpoint.origin}: ${error.message}`);
+      });
+    };
+    http.onmessage = (message) => {
+      // The HTTP transport sends MCP-Protocol-Version once it knows it; a pass-through has to tell it.
+      if (initializeId !== undefined && "result" in message && message.id === initializeId) {
+        const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
+        if (typeof version === "string") http.setProtocolVersion(version);
+        initializeId = undefined;
+      }
+      void stdio.send(message).catch(() => finish(0));
+    };
+    http.onerror = (error) => process.stderr.write(`toolnexus-companion connect: ${error.message}\n`);
+    stdio.onclose = () => void finish(0);
+    stdio.onerror = (error) => process.stderr.write(`toolnexus-companion connect: ${error.message}\n`);
+    process.once("SIGTERM", () => void finish(0));
+    process.once("SIGINT", () => void finish(0));
+
+    void http.start().then(() => stdio.start());
+  });
+}

@@ -1,0 +1,35 @@
+// `toolnexus-companion <command>`: the companion's command line, for agents' configs and scripts.
+import { runConnect } from "./connect";
+import { runSecret } from "./secret";
+import { runToken } from "./token";
+
+const USAGE = `Usage: toolnexus-companion <command>
+
+  connect                 Bridge stdio to the companion's MCP gateway (for clients that only
+                          launch stdio servers). Token from TOOLNEXUS_COMPANION_TOKEN or the
+                          keychain; URL from TOOLNEXUS_COMPANION_URL (default http://127.0.0.1:7315).
+  secret set NAME         Store a secret (the value is read from stdin) for \${secret:NAME} in headers.
+  secret delete NAME      Remove a secret.
+  secret list             List secret names (never values).
+  token                   Print the gateway token, for pasting into an agent's config.
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "connect":
+      return runConnect(rest);
+    case "secret":
+      return runSecret(rest);
+    case "token":
+      return runToken(rest);
+    case "help":
+    case "--help":
+    case "-h":
+      process.stdout.write(USAGE);
+      return 0;
+    default:
+      process.stderr.write(command ? `toolnexus-companion: unknown command "${command}"\n\n${USAGE}` : USAGE);
+      return 2;
+  }
+}

@@ -1,0 +1,203 @@
+// The gateway's /mcp endpoint: stateful streamable HTTP, one session (and one MCP server) per
+// agent connection, so the server can reach the agent (progress, list_changed) while a call is
+// open. Mounted on the app's loopback listener, which checks Host, Origin and the bearer token
+// before a request gets here.
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import type { RequestId } from "@modelcontextprotocol/server";
+import type { McpSource } from "../mcp/types";
+import type { Inbox } from "../inbox";
+import { readBody } from "../http/body";
+import type { Refusal, Route } from "../http/listener";
+import { CONNECTION_REFUSED, INVALID_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND, sendJsonRpcError } from "./jsonrpc-errors";
+import { createToolServer, type ToolServer } from "./tool-server";
+
+export interface GatewayOptions {
+  source: McpSource;
+  /** The app's resolver. Questions reach it through the source's waitFor; kept for symmetry and future use. */
+  inbox?: Inbox;
+  log?: (line: string) => void;
+  /** Reported to agents as the server version. */
+  version?: string;
+  /**
+   * A session with no open stream, no call in flight and no request for this long is ended: most
+   * agents just drop the connection instead of sending DELETE. Default 30 minutes.
+   */
+  idleSessionMs?: number;
+}
+
+export interface GatewayRoute extends Route {
+  /** Open agent sessions, for the settings view and tests. */
+  sessions(): Array<{ id: string; agent?: string }>;
+  /** Ends every session (app quit); in-flight calls are aborted, which withdraws their questions. */
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: NodeStreamableHTTPServerTransport;
+  tools: ToolServer;
+  /** Responses still open (the GET stream, calls answering over SSE). */
+  open: number;
+  lastSeen: number;
+}
+
+const SESSION_HEADER = "mcp-session-id";
+
+function isInitialize(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "initialize");
+}
+
+/** The ids of the requests (not notifications or responses) a POST carries. */
+function requestIds(body: unknown): RequestId[] {
+  const messages = Array.isArray(body) ? body : [body];
+  const ids: RequestId[] = [];
+  for (const m of messages) {
+    if (typeof m !== "object" || m === null) continue;
+    const { id, method } = m as { id?: unknown; method?: unknown };
+    if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) ids.push(id);
+  }
+  return ids;
+}
+
+export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
+  const { source } = options;
+  const log = options.log ?? (() => {});
+  const version = options.version ?? "0.1.0";
+  const sessions = new Map<string, Session>();
+  const idleMs = options.idleSessionMs ?? 30 * 60_000;
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const session of sessions.values()) {
+      if (session.open === 0 && now - session.lastSeen > idleMs) void session.transport.close().catch(() => {});
+    }
+  }, Math.min(idleMs, 60_000));
+  sweeper.unref();
+
+  /** Counts the response as open until it closes, so a live agent is never swept. */
+  function track(session: Session, res: ServerResponse): void {
+    session.lastSeen = Date.now();
+    session.open += 1;
+    res.once("close", () => {
+      session.open -= 1;
+      session.lastSeen = Date.now();
+    });
+  }
+
+  // Tell every agent when the tool set changes: a server's own list_changed, or a server
+  // connecting, failing or being disabled (its tools appear or vanish).
+  let signature = toolSignature();
+  function toolSignature(): string {
+    return source.tools.map((t) => t.name).join("\n");
+  }
+  const unsubscribe = source.on((event) => {
+    const next = toolSignature();
+    if (event.type !== "tools-changed" && next === signature) return;
+    signature = next;
+    for (const session of sessions.values()) {
+      void session.tools.server.sendToolListChanged().catch(() => {});
+    }
+  });
+
+  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const tools = createToolServer({ source, version, log });
+    let id: string | undefined;
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        id = sessionId;
+        sessions.set(sessionId, { transport, tools, open: 0, lastSeen: Date.now() });
+        log(`gateway: ${tools.agent() ?? "an agent"} connected (session ${sessionId.slice(0, 8)})`);
+      },
+    });
+    transport.onclose = () => {
+      tools.abortAll();
+      if (id !== undefined && sessions.delete(id)) log(`gateway: ${tools.agent() ?? "an agent"} disconnected (session ${id.slice(0, 8)})`);
+    };
+    await tools.server.connect(transport);
+    await transport.handleRequest(req, res, body);
+    // A failed initialize never got a session; drop the server it was built for.
+    if (id === undefined) await tools.server.close().catch(() => {});
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? "GET";
+    if (method !== "POST" && method !== "GET" && method !== "DELETE") {
+      sendJsonRpcError(res, 405, CONNECTION_REFUSED, `Method ${method} is not allowed on /mcp; use POST, GET or DELETE.`, { allow: "POST, GET, DELETE" });
+      return;
+    }
+    const sessionId = req.headers[SESSION_HEADER];
+    const session = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+
+    if (method !== "POST") {
+      if (typeof sessionId !== "string") {
+        sendJsonRpcError(res, 400, CONNECTION_REFUSED, "Bad Request: an Mcp-Session-Id header is required; initialize first with a POST.");
+      } else if (!session) {
+        sendJsonRpcError(res, 404, SESSION_NOT_FOUND, "Session not found: it ended or the companion restarted; initialize again.");
+      } else {
+        track(session, res);
+        await session.transport.handleRequest(req, res);
+      }
+      return;
+    }
+
+    // The listener's reader stops at 4 MiB (413); parsing here gives agents a JSON-RPC parse error.
+    const raw = await readBody(req);
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString("utf8"));
+    } catch (error) {
+      sendJsonRpcError(res, 400, PARSE_ERROR, `Parse error: the body is not valid JSON (${(error as Error).message}).`);
+      return;
+    }
+    if (typeof body !== "object" || body === null) {
+      sendJsonRpcError(res, 400, INVALID_REQUEST, "Invalid Request: the body must be a JSON-RPC message or a batch of them.");
+      return;
+    }
+
+    if (typeof sessionId !== "string") {
+      if (!isInitialize(body)) {
+        sendJsonRpcError(res, 400, CONNECTION_REFUSED, "Bad Request: an Mcp-Session-Id header is required; initialize first.");
+        return;
+      }
+      await openSession(req, res, body);
+      return;
+    }
+    if (!session) {
+      sendJsonRpcError(res, 404, SESSION_NOT_FOUND, "Session not found: it ended or the companion restarted; initialize again.");
+      return;
+    }
+    // A tools/call answers on this response's SSE stream. If the agent drops the connection before
+    // the answer is written, nobody can receive it: abort the call, which withdraws its question.
+    track(session, res);
+    const ids = requestIds(body);
+    if (ids.length > 0) {
+      res.once("close", () => {
+        if (!res.writableFinished) for (const id of ids) session.tools.abortCall(id);
+      });
+    }
+    await session.transport.handleRequest(req, res, body);
+  }
+
+  return {
+    prefix: "/mcp",
+    handle,
+    refuse(res: ServerResponse, refusal: Refusal) {
+      const headers: Record<string, string> = refusal.status === 401 ? { "www-authenticate": 'Bearer realm="toolnexus-companion"' } : {};
+      sendJsonRpcError(res, refusal.status, CONNECTION_REFUSED, refusal.message, headers);
+    },
+    sessions: () => [...sessions.entries()].map(([id, s]) => ({ id, agent: s.tools.agent() })),
+    async close() {
+      clearInterval(sweeper);
+      unsubscribe();
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(open.map(async (s) => {
+        s.tools.abortAll();
+        await s.transport.close().catch(() => {});
+        await s.tools.server.close().catch(() => {});
+      }));
+    },
+  };
+}

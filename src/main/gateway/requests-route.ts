@@ -1,0 +1,148 @@
+// §10 for agents that post their own suspensions: POST /v1/requests holds the HTTP request open
+// until the person answers and returns the Answer; GET lists what is pending; DELETE withdraws a
+// question its poster no longer needs. Mounted behind the listener's Host/Origin/token guard.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Inbox } from "../inbox";
+import { HttpError, readBody } from "../http/body";
+import type { Route } from "../http/listener";
+import { checkRequest } from "./validate-request";
+
+export interface RequestsRouteOptions {
+  inbox: Inbox;
+  log?: (line: string) => void;
+  /** Whitespace sent while waiting, so proxies and HTTP clients with idle timeouts keep the request alive. */
+  heartbeatMs?: number;
+}
+
+export interface RequestsRoute extends Route {
+  /** Withdraws every question this route is waiting on (app quit). */
+  close(): void;
+}
+
+const PREFIX = "/v1/requests";
+const AGENT_NAME = /^[\x20-\x7e]{1,100}$/;
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+  res.end(JSON.stringify(body));
+}
+
+function refuse(res: ServerResponse, status: number, reason: string): void {
+  sendJson(res, status, { error: { status, message: reason } });
+}
+
+/** The caller's name: X-Agent-Name, else "agent". Shown to the person, so printable ASCII only. */
+function agentName(req: IncomingMessage): string | HttpError {
+  const header = req.headers["x-agent-name"];
+  if (header === undefined) return "agent";
+  const value = Array.isArray(header) ? header[0] : header;
+  const name = value.trim();
+  if (!AGENT_NAME.test(name)) return new HttpError(400, "X-Agent-Name must be 1-100 printable ASCII characters.");
+  return name;
+}
+
+export function createRequestsRoute(options: RequestsRouteOptions): RequestsRoute {
+  const { inbox } = options;
+  const log = options.log ?? (() => {});
+  const heartbeatMs = options.heartbeatMs ?? 20_000;
+  /** Questions posted here, so DELETE can withdraw them and only for the agent that posted. */
+  const posted = new Map<string, { agent: string; controller: AbortController }>();
+
+  async function post(req: IncomingMessage, res: ServerResponse, agent: string): Promise<void> {
+    let raw: Buffer;
+    try {
+      raw = await readBody(req);
+    } catch (error) {
+      // Oversize is a validation failure like the others here: 400 with the reason.
+      if (error instanceof HttpError) return refuse(res, 400, error.message);
+      throw error;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString("utf8"));
+    } catch (error) {
+      return refuse(res, 400, `The body is not valid JSON: ${(error as Error).message}`);
+    }
+    const checked = checkRequest(body);
+    if (!checked.ok) return refuse(res, 400, checked.reason);
+    const { request } = checked;
+    if (inbox.get(request.id) || posted.has(request.id)) {
+      return refuse(res, 400, `A question with id "${request.id}" is already pending; ids must be unique while pending.`);
+    }
+
+    // The caller may give up at any time: its closed connection withdraws the question.
+    const controller = new AbortController();
+    posted.set(request.id, { agent, controller });
+    res.once("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    // Headers now, body when answered: clients see the request was accepted, and a leading
+    // whitespace heartbeat (valid before JSON) keeps idle timeouts from cutting a long wait.
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+    res.flushHeaders();
+    const heartbeat = setInterval(() => res.write("\n"), heartbeatMs);
+    heartbeat.unref();
+    log(`requests: ${agent} asks "${request.id}" (${request.kind})`);
+    try {
+      const answer = await inbox.waitFor(request, { source: { agent }, signal: controller.signal });
+      if (!res.destroyed) res.end(JSON.stringify(answer));
+    } finally {
+      clearInterval(heartbeat);
+      posted.delete(request.id);
+    }
+  }
+
+  function withdraw(res: ServerResponse, id: string, agent: string): void {
+    const mine = posted.get(id);
+    if (!mine) return refuse(res, 404, `No pending question "${id}" was posted here.`);
+    if (mine.agent !== agent) return refuse(res, 403, `Question "${id}" was posted by another agent; only it may withdraw it.`);
+    mine.controller.abort();
+    sendJson(res, 200, { id, withdrawn: true });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const rest = url.pathname.slice(PREFIX.length).replace(/^\/+/, "").replace(/\/+$/, "");
+    const agent = agentName(req);
+    if (agent instanceof HttpError) return refuse(res, agent.status, agent.message);
+    const method = req.method ?? "GET";
+
+    if (rest === "") {
+      if (method === "POST") return post(req, res, agent);
+      if (method === "GET") return sendJson(res, 200, { entries: inbox.list() });
+    } else if (!rest.includes("/")) {
+      let id: string;
+      try {
+        id = decodeURIComponent(rest);
+      } catch {
+        return refuse(res, 400, "The id in the path is not valid percent-encoding.");
+      }
+      if (method === "DELETE") return withdraw(res, id, agent);
+      if (method === "GET") {
+        const entry = inbox.get(id);
+        return entry ? sendJson(res, 200, entry) : refuse(res, 404, `No pending question "${id}".`);
+      }
+    } else {
+      return refuse(res, 404, "Not found.");
+    }
+    res.setHeader("allow", rest === "" ? "GET, POST" : "GET, DELETE");
+    refuse(res, 405, `Method ${method} is not allowed here.`);
+  }
+
+  return {
+    prefix: PREFIX,
+    handle,
+    // The listener refuses a declared oversize body before handle runs; here that is a 400 like
+    // every other validation failure (issue 4), so agents need one error path.
+    refuse(res, refusal) {
+      refuse(res, refusal.status === 413 ? 400 : refusal.status, refusal.message);
+    },
+    close() {
+      for (const { controller } of posted.values()) controller.abort();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// Opens the keychain-backed store, or says clearly why it cannot and falls back to memory.
+// Never to a file: a plaintext secrets file is worse than asking again next session.
+import { createKeytarStore, type KeytarLike } from "./keytar-store";
+import { createMemoryStore } from "./memory-store";
+import { SECRET_SERVICE, type SecretStore } from "./types";
+
+export interface OpenOptions {
+  service?: string;
+  /** How long the keychain may take to answer the probe (a locked keyring can sit on a prompt). */
+  probeTimeoutMs?: number;
+  /** For tests: a keytar stand-in, or a loader that throws like a missing native module. */
+  loadKeytar?: () => Promise<KeytarLike>;
+}
+
+async function defaultLoad(): Promise<KeytarLike> {
+  const mod = (await import("keytar")) as unknown as { default?: KeytarLike } & KeytarLike;
+  return mod.default ?? mod;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the keychain did not answer within ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+export async function openSecretStore(options: OpenOptions = {}): Promise<SecretStore> {
+  const service = options.service ?? SECRET_SERVICE;
+  try {
+    const keytar = await (options.loadKeytar ?? defaultLoad)();
+    // A read proves the backend answers (D-Bus reachable, Secret Service present, unlocked).
+    await withTimeout(keytar.findCredentials(service), options.probeTimeoutMs ?? 5_000);
+    return createKeytarStore(keytar, service);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return createMemoryStore(
+      `no system keychain is available (${why}); secrets are kept in memory for this session only and must be set again after a restart` +
+        (process.platform === "linux" ? " — install and unlock a Secret Service such as gnome-keyring" : ""),
+    );
+  }
+}

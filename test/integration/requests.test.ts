@@ -1,0 +1,212 @@
+// §10 over HTTP: agents post their own Requests to /v1/requests and get the person's Answer back.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { companionWaitFor, CompanionError } from "../../src/main/gateway";
+import type { Request } from "../../src/shared/types";
+import { nextQuestion, rawRequest, startCompanion, until, type Companion } from "./gateway-harness";
+
+let companion: Companion;
+let endpoint: string;
+let host: string;
+
+beforeAll(async () => {
+  companion = await startCompanion({ everything: false });
+  endpoint = `${companion.listener.url}/v1/requests`;
+  host = new URL(companion.listener.url).host;
+});
+afterAll(async () => {
+  await companion?.close();
+});
+
+function post(body: unknown, extra: Record<string, string> = {}) {
+  return rawRequest(endpoint, {
+    headers: { host, "content-type": "application/json", authorization: `Bearer ${companion.token}`, ...extra },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+describe("companionWaitFor", () => {
+  it("round-trips a Request to the person and back", async () => {
+    const waitFor = companionWaitFor({ url: companion.listener.url, token: companion.token, agent: "deploy-bot" });
+    const request: Request = {
+      id: "deploy-1",
+      kind: "input",
+      prompt: "Which environment?",
+      data: { schema: { type: "object", properties: { env: { type: "string", enum: ["staging", "prod"] } }, required: ["env"] } },
+    };
+    const question = nextQuestion(companion, (e) => e.request.id === "deploy-1");
+    const pending = waitFor(request);
+    const entry = await question;
+    expect(entry.source).toEqual({ agent: "deploy-bot" });
+    expect(entry.request).toEqual(request);
+    companion.inbox.answer("deploy-1", { ok: true, data: { env: "staging" } });
+    expect(await pending).toEqual({ id: "deploy-1", ok: true, data: { env: "staging" } });
+  });
+
+  it("names the caller \"agent\" without X-Agent-Name, and returns a decline as given", async () => {
+    const waitFor = companionWaitFor({ url: companion.listener.url, token: companion.token });
+    const question = nextQuestion(companion, (e) => e.request.id === "approve-1");
+    const pending = waitFor({ id: "approve-1", kind: "approval", prompt: "Delete the branch?" });
+    expect((await question).source).toEqual({ agent: "agent" });
+    companion.inbox.answer("approve-1", { ok: false, reason: "declined" });
+    expect(await pending).toEqual({ id: "approve-1", ok: false, reason: "declined" });
+  });
+
+  it("reads url and token from the environment", async () => {
+    const saved = { url: process.env.TOOLNEXUS_COMPANION_URL, token: process.env.TOOLNEXUS_COMPANION_TOKEN };
+    process.env.TOOLNEXUS_COMPANION_URL = companion.listener.url;
+    process.env.TOOLNEXUS_COMPANION_TOKEN = companion.token;
+    try {
+      const waitFor = companionWaitFor();
+      const question = nextQuestion(companion, (e) => e.request.id === "env-1");
+      const pending = waitFor({ id: "env-1", kind: "input", prompt: "?" });
+      await question;
+      companion.inbox.answer("env-1", { ok: true, data: { x: 1 } });
+      expect(await pending).toEqual({ id: "env-1", ok: true, data: { x: 1 } });
+    } finally {
+      process.env.TOOLNEXUS_COMPANION_URL = saved.url;
+      process.env.TOOLNEXUS_COMPANION_TOKEN = saved.token;
+      if (saved.url === undefined) delete process.env.TOOLNEXUS_COMPANION_URL;
+      if (saved.token === undefined) delete process.env.TOOLNEXUS_COMPANION_TOKEN;
+    }
+  });
+
+  it("answers a Request that expires before the person answers \"expired\"", async () => {
+    const waitFor = companionWaitFor({ url: companion.listener.url, token: companion.token });
+    const expiresAt = new Date(Date.now() + 600).toISOString();
+    const answer = await waitFor({ id: "soon-1", kind: "input", prompt: "Quick!", expiresAt });
+    expect(answer).toEqual({ id: "soon-1", ok: false, reason: "expired" });
+    expect(companion.inbox.get("soon-1")).toBeUndefined();
+    // Already past: answered expired at once, never shown.
+    expect(await waitFor({ id: "past-1", kind: "input", prompt: "Too late", expiresAt: "2020-01-01T00:00:00Z" })).toEqual({
+      id: "past-1",
+      ok: false,
+      reason: "expired",
+    });
+  });
+
+  it("withdraws the question when the caller aborts (closes the connection)", async () => {
+    const waitFor = companionWaitFor({ url: companion.listener.url, token: companion.token });
+    const controller = new AbortController();
+    const question = nextQuestion(companion, (e) => e.request.id === "abort-1");
+    const pending = waitFor({ id: "abort-1", kind: "input", prompt: "?" }, { signal: controller.signal }).catch((e: Error) => e);
+    await question;
+    controller.abort();
+    await until(() => companion.withdrawn.includes("abort-1"));
+    expect(companion.inbox.get("abort-1")).toBeUndefined();
+    expect(await pending).toBeInstanceOf(Error);
+  });
+
+  it("keeps a long wait alive with whitespace the JSON parser skips", async () => {
+    const waitFor = companionWaitFor({ url: companion.listener.url, token: companion.token });
+    const question = nextQuestion(companion, (e) => e.request.id === "slow-1");
+    const pending = waitFor({ id: "slow-1", kind: "input", prompt: "take your time" });
+    await question;
+    await new Promise((r) => setTimeout(r, 700)); // > 3 heartbeats at 200 ms in the harness
+    companion.inbox.answer("slow-1", { ok: true });
+    expect(await pending).toEqual({ id: "slow-1", ok: true });
+  });
+
+  it("says clearly when the companion is not running, or the token is wrong", async () => {
+    const down = companionWaitFor({ url: "http://127.0.0.1:9", token: "x" });
+    await expect(down({ id: "d", kind: "input", prompt: "?" })).rejects.toThrow(/not running/);
+    const wrong = companionWaitFor({ url: companion.listener.url, token: "wrong" });
+    const error = await wrong({ id: "w", kind: "input", prompt: "?" }).catch((e: CompanionError) => e);
+    expect(error).toBeInstanceOf(CompanionError);
+    expect((error as CompanionError).status).toBe(401);
+  });
+});
+
+describe("/v1/requests list and withdraw", () => {
+  it("GET lists pending entries; DELETE withdraws only for the agent that posted", async () => {
+    const mine = companionWaitFor({ url: companion.listener.url, token: companion.token, agent: "owner" });
+    const question = nextQuestion(companion, (e) => e.request.id === "del-1");
+    const pending = mine({ id: "del-1", kind: "input", prompt: "?" });
+    await question;
+
+    const list = await rawRequest(endpoint, { method: "GET", headers: { host, authorization: `Bearer ${companion.token}` } });
+    expect(list.status).toBe(200);
+    const entries = (JSON.parse(list.body) as { entries: Array<{ request: Request; source: unknown }> }).entries;
+    expect(entries.map((e) => e.request.id)).toContain("del-1");
+    expect(entries.find((e) => e.request.id === "del-1")?.source).toEqual({ agent: "owner" });
+
+    const auth = { host, authorization: `Bearer ${companion.token}` };
+    const other = await rawRequest(`${endpoint}/del-1`, { method: "DELETE", headers: { ...auth, "x-agent-name": "intruder" } });
+    expect(other.status).toBe(403);
+    expect(companion.inbox.get("del-1")).toBeDefined();
+    const missing = await rawRequest(`${endpoint}/nope`, { method: "DELETE", headers: { ...auth, "x-agent-name": "owner" } });
+    expect(missing.status).toBe(404);
+
+    const ok = await rawRequest(`${endpoint}/del-1`, { method: "DELETE", headers: { ...auth, "x-agent-name": "owner" } });
+    expect(ok.status).toBe(200);
+    expect(await pending).toEqual({ id: "del-1", ok: false, reason: "cancelled" });
+    expect(companion.inbox.get("del-1")).toBeUndefined();
+    expect(companion.withdrawn).toContain("del-1");
+  });
+});
+
+describe("/v1/requests validation: 400 with the reason, nothing enters the Inbox", () => {
+  const cases: Array<[string, unknown, RegExp]> = [
+    ["malformed JSON", '{"id": "x", ', /not valid JSON/],
+    ["an array", [{ id: "a", kind: "input", prompt: "?" }], /one Request object/],
+    ["missing id", { kind: "input", prompt: "?" }, /Missing "id"/],
+    ["missing kind", { id: "v1", prompt: "?" }, /Missing "kind"/],
+    ["missing prompt", { id: "v1", kind: "input" }, /Missing "prompt"/],
+    ["a numeric id", { id: 7, kind: "input", prompt: "?" }, /"id" must be a string/],
+    ["a non-string prompt", { id: "v1", kind: "input", prompt: { text: "?" } }, /"prompt" must be a string/],
+    ["data that is not an object", { id: "v1", kind: "input", prompt: "?", data: [1] }, /"data" must be an object/],
+    ["an unknown key", { id: "v1", kind: "input", prompt: "?", title: "x" }, /Unknown key "title"/],
+    ["authorization without url", { id: "v1", kind: "authorization", prompt: "Sign in" }, /http\(s\) "url"/],
+    ["authorization with a javascript: url", { id: "v1", kind: "authorization", prompt: "Sign in", url: "javascript:alert(1)" }, /http\(s\) "url"/],
+    ["expiresAt not RFC 3339", { id: "v1", kind: "input", prompt: "?", expiresAt: "tomorrow" }, /RFC 3339/],
+    ["expiresAt without offset", { id: "v1", kind: "input", prompt: "?", expiresAt: "2030-01-01T00:00:00" }, /RFC 3339/],
+  ];
+  for (const [what, body, reason] of cases) {
+    it(`refuses ${what}`, async () => {
+      const before = companion.added.length;
+      const res = await post(body);
+      expect(res.status).toBe(400);
+      expect((JSON.parse(res.body) as { error: { message: string } }).error.message).toMatch(reason);
+      expect(companion.added.length).toBe(before);
+    });
+  }
+
+  it("refuses a duplicate pending id", async () => {
+    const waitFor = companionWaitFor({ url: companion.listener.url, token: companion.token });
+    const question = nextQuestion(companion, (e) => e.request.id === "dup-1");
+    const first = waitFor({ id: "dup-1", kind: "input", prompt: "?" });
+    await question;
+    const before = companion.added.length;
+    const res = await post({ id: "dup-1", kind: "input", prompt: "again" });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatch(/already pending/);
+    expect(companion.added.length).toBe(before);
+    companion.inbox.answer("dup-1", { ok: true });
+    await first;
+  });
+
+  it("refuses an oversize body, declared or streamed", async () => {
+    const before = companion.added.length;
+    const big = JSON.stringify({ id: "big", kind: "input", prompt: "x".repeat(5 * 1024 * 1024) });
+    const declared = await post(big);
+    expect(declared.status).toBe(400);
+    expect(declared.body).toMatch(/4 MiB/);
+    const streamed = await rawRequest(endpoint, {
+      headers: { host, "content-type": "application/json", authorization: `Bearer ${companion.token}` },
+      body: big,
+      chunked: true,
+    });
+    expect(streamed.status).toBe(400);
+    expect(streamed.body).toMatch(/4 MiB/);
+    expect(companion.added.length).toBe(before);
+  });
+
+  it("accepts an authorization request with an https url and a valid expiresAt", async () => {
+    const question = nextQuestion(companion, (e) => e.request.id === "auth-1");
+    const res = post({ id: "auth-1", kind: "authorization", prompt: "Sign in", url: "https://example.com/login", expiresAt: "2099-01-01T00:00:00+02:00" });
+    await question;
+    companion.inbox.answer("auth-1", { ok: true });
+    const done = await res;
+    expect(done.status).toBe(200);
+    expect(JSON.parse(done.body)).toEqual({ id: "auth-1", ok: true });
+  });
+});
