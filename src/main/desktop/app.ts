@@ -1,0 +1,178 @@
+// The desktop app's lifecycle: one instance, a tray that outlives the window, notifications,
+// the hardened window, IPC, and a Quit that closes the core (cancelling every pending question
+// and stopping every MCP client and child process) before the process exits.
+import { Menu, Notification, Tray, app, ipcMain, nativeTheme, protocol, session, shell } from "electron";
+import type { ServerView, Settings } from "../../shared/contract";
+import { APP_SCHEME, APP_URL, CONTENT_SECURITY_POLICY } from "./app-url";
+import { appProtocolHandler } from "./app-protocol";
+import { trayIconPath } from "./icons";
+import { forwardEvents, registerHandlers } from "./ipc";
+import { NotificationService, type NotificationLike } from "./notifications";
+import { electronPlatform } from "./platform";
+import { TrayService } from "./tray";
+import type { DesktopCore, DesktopPlatform } from "./types";
+import { MainWindow, hardenSession, hardenWebContents } from "./window";
+
+export interface DesktopPaths {
+  /** The built renderer (index.html and its assets). */
+  rendererDir: string;
+  /** out/preload/index.cjs */
+  preloadPath: string;
+  /** Tray and window icons. */
+  assetsDir: string;
+}
+
+export interface RunDesktopOptions {
+  paths: DesktopPaths;
+  createCore(platform: DesktopPlatform): Promise<DesktopCore>;
+  log?: (line: string) => void;
+  /** Launched at login (`--hidden`): stay in the tray unless something is waiting. */
+  startHidden?: boolean;
+  /** Quit on SIGINT/SIGTERM (default true; tests turn it off). */
+  handleSignals?: boolean;
+  /** How long Quit waits for the core to close before exiting anyway. */
+  closeTimeoutMs?: number;
+}
+
+/** Must run before `ready`: our page's scheme gets a real origin, fetch and secure-context rights. */
+export function registerAppScheme(): void {
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: false, stream: false } },
+  ]);
+}
+
+function isPaused(settings: Pick<Settings, "notificationsPaused" | "pausedUntil">, now = Date.now()): boolean {
+  return settings.notificationsPaused && (settings.pausedUntil === undefined || settings.pausedUntil > now);
+}
+
+const noNotification: NotificationLike = { on: () => undefined, show: () => undefined, close: () => undefined };
+
+/** Runs the desktop app. Resolves once it is up (or at once, when another instance owns the lock). */
+export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  registerAppScheme();
+
+  if (!app.requestSingleInstanceLock()) {
+    // The first instance gets `second-instance` and shows its window; we leave quietly.
+    app.quit();
+    return;
+  }
+  if (process.platform === "win32") app.setAppUserModelId("dev.toolnexus.companion");
+
+  // Defence in depth: whatever WebContents ever appears gets the same guards as ours.
+  app.on("web-contents-created", (_event, contents) => hardenWebContents(contents, APP_URL, log));
+  // A tray app keeps running with no window; registering the listener stops the default quit.
+  app.on("window-all-closed", () => undefined);
+
+  let window: MainWindow | null = null;
+  app.on("second-instance", () => window?.show());
+  app.on("activate", () => window?.show());
+
+  await app.whenReady();
+
+  const ses = session.defaultSession;
+  hardenSession(ses);
+  ses.protocol.handle(APP_SCHEME, appProtocolHandler(options.paths.rendererDir));
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, "Content-Security-Policy": [CONTENT_SECURITY_POLICY] } });
+  });
+
+  const platform = electronPlatform({ shell, app });
+  const core = await options.createCore(platform);
+
+  const win = new MainWindow({ preloadPath: options.paths.preloadPath, iconPath: trayIconPath(options.paths.assetsDir, "light", false) }, APP_URL, log);
+  window = win;
+
+  // Shows the window and asks every view to show the question; the window holds the request
+  // until its page has loaded.
+  const openQuestion = (id: string) => {
+    win.show();
+    core.focus(id);
+  };
+  const call = (run: () => Promise<unknown>, what: string) => {
+    run().catch((error: unknown) => log(`desktop: ${what} failed: ${error instanceof Error ? error.message : String(error)}`));
+  };
+
+  const tray = new TrayService({
+    createTray: (icon) => new Tray(icon),
+    buildMenu: (template) => Menu.buildFromTemplate(template),
+    iconPath: (variant, attention) => trayIconPath(options.paths.assetsDir, variant, attention),
+    useTemplateIcon: process.platform === "darwin",
+    isDarkTheme: () => nativeTheme.shouldUseDarkColors,
+    setBadgeCount: (count) => {
+      app.setBadgeCount(count);
+    },
+    actions: {
+      openQuestion: (id) => openQuestion(id),
+      openWindow: () => win.show(),
+      pauseNotifications: (minutes) => call(() => core.handlers["settings:pauseNotifications"]({ minutes }), "pause notifications"),
+      resumeNotifications: () => call(() => core.handlers["settings:resumeNotifications"](undefined), "resume notifications"),
+      setStartAtLogin: (enabled) => call(() => core.handlers["settings:startAtLogin"]({ enabled }), "start at login"),
+      quit: () => app.quit(),
+    },
+  });
+
+  const notifications = new NotificationService({
+    create: (content) => (Notification.isSupported() ? new Notification({ title: content.title, body: content.body }) : noNotification),
+    isPaused: () => isPaused(core.settings()),
+    openQuestion: (id) => openQuestion(id),
+    openWindow: () => win.show(),
+  });
+
+  const unregister = registerHandlers(ipcMain, core.handlers, { ourWebContentsId: () => win.webContentsId(), appUrl: APP_URL, log });
+  const unforward = forwardEvents(core.events, (channel, payload) => win.send(channel, payload));
+  const offs = [
+    core.events.on("inbox:event", (event) => {
+      if (event.type === "added") notifications.added(event.entry);
+      else if (event.type === "answered" || event.type === "withdrawn") notifications.removed(event.id);
+      tray.update({ pending: core.inbox.list() });
+    }),
+    core.events.on("servers:changed", (servers: ServerView[]) => tray.update({ servers })),
+    core.events.on("settings:changed", (settings: Settings) => tray.update({ settings })),
+  ];
+  const onTheme = () => tray.themeChanged();
+  nativeTheme.on("updated", onTheme);
+
+  tray.start({ pending: core.inbox.list(), servers: core.servers(), settings: core.settings() });
+  // A person launching the app expects a window (and some Linux desktops have no tray at all);
+  // a login launch stays in the tray unless something is already waiting.
+  if (!options.startHidden || core.inbox.list().length > 0) win.show();
+
+  let closed = false;
+  let shuttingDown: Promise<void> | null = null;
+  const shutdown = async () => {
+    win.allowClose();
+    for (const off of offs) off();
+    unforward();
+    unregister();
+    nativeTheme.removeListener("updated", onTheme);
+    notifications.clear();
+    tray.destroy();
+    const timeoutMs = options.closeTimeoutMs ?? 5_000;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        log(`desktop: core did not close within ${timeoutMs} ms; exiting anyway`);
+        resolve();
+      }, timeoutMs);
+    });
+    try {
+      await Promise.race([core.close(), timeout]);
+    } catch (error) {
+      log(`desktop: closing the core failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  app.on("before-quit", (event) => {
+    if (closed) return;
+    // Hold the quit until every pending question is answered `cancel` and every server is closed.
+    event.preventDefault();
+    shuttingDown ??= shutdown().finally(() => {
+      closed = true;
+      app.exit(0);
+    });
+  });
+  if (options.handleSignals !== false) for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => app.quit());
+}

@@ -1,0 +1,140 @@
+// One system notification per new question, summarised when one source floods, silent when
+// paused. The native Notification comes in through a factory so the logic runs under fake timers.
+import type { PendingEntry } from "../../shared/types";
+import { askerLabel, truncate } from "./labels";
+
+export interface NotificationLike {
+  on(event: "click", listener: () => void): unknown;
+  show(): void;
+  close(): void;
+}
+
+export interface NotificationContent {
+  title: string;
+  body: string;
+}
+
+export interface NotificationServiceOptions {
+  create(content: NotificationContent): NotificationLike;
+  isPaused(): boolean;
+  /** Opens the window on one question. */
+  openQuestion(id: string): void;
+  /** Opens the window on the inbox. */
+  openWindow(): void;
+  /** Questions from one source shown one by one within `windowMs`; more are summarised. */
+  maxIndividual?: number;
+  windowMs?: number;
+  now?: () => number;
+}
+
+interface Burst {
+  /** Arrival times within the window, newest last. */
+  arrivals: number[];
+  /** Questions held back for the next summary. */
+  held: PendingEntry[];
+  timer: ReturnType<typeof setTimeout> | null;
+  /** When the last summary went out: a flood stays summarised until it has been quiet a window. */
+  summarisedAt: number | null;
+  label: string;
+}
+
+export function questionNotification(entry: PendingEntry): NotificationContent {
+  const who = askerLabel(entry.source);
+  const prompt = entry.request.prompt.trim();
+  if (entry.request.kind === "authorization") {
+    return { title: `${who} asks you to open a link`, body: truncate(prompt || "Open the Companion to review the link.", 200) };
+  }
+  return { title: `${who} asks`, body: truncate(prompt || "Open the Companion to answer.", 200) };
+}
+
+/** The questions beyond the first few of a flood; the first ones were already shown one by one. */
+export function summaryNotification(label: string, count: number): NotificationContent {
+  return { title: `${count} more ${count === 1 ? "question" : "questions"} from ${label}`, body: "Open the Companion to answer them." };
+}
+
+/** Flood grouping key: the server, else the agent (as the Inbox counts sources). */
+function burstKey(entry: PendingEntry): string {
+  return entry.source.server ? `server:${entry.source.server}` : `agent:${entry.source.agent ?? ""}`;
+}
+
+export class NotificationService {
+  private readonly bursts = new Map<string, Burst>();
+  /** Shown notifications by question id, closed when the question leaves the inbox. */
+  private readonly shown = new Map<string, NotificationLike>();
+  private readonly maxIndividual: number;
+  private readonly windowMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: NotificationServiceOptions) {
+    this.maxIndividual = options.maxIndividual ?? 2;
+    this.windowMs = options.windowMs ?? 5_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** A question entered the inbox. */
+  added(entry: PendingEntry): void {
+    if (this.options.isPaused()) return;
+    const key = burstKey(entry);
+    const now = this.now();
+    let burst = this.bursts.get(key);
+    if (!burst) {
+      burst = { arrivals: [], held: [], timer: null, summarisedAt: null, label: entry.source.server ?? entry.source.agent ?? "an agent" };
+      this.bursts.set(key, burst);
+    }
+    burst.arrivals = burst.arrivals.filter((t) => now - t < this.windowMs);
+    const afterSummary = burst.summarisedAt !== null && now - burst.summarisedAt < this.windowMs;
+    const flooding = burst.timer !== null || afterSummary || burst.arrivals.length >= this.maxIndividual;
+    burst.arrivals.push(now);
+    if (!flooding) {
+      this.showOne(entry);
+      return;
+    }
+    burst.held.push(entry);
+    if (burst.timer === null) {
+      const b = burst;
+      b.timer = setTimeout(() => this.flush(key, b), this.windowMs);
+      (b.timer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  /** A question left the inbox (answered, withdrawn): its notification goes, and it is not summarised. */
+  removed(id: string): void {
+    this.shown.get(id)?.close();
+    this.shown.delete(id);
+    for (const burst of this.bursts.values()) burst.held = burst.held.filter((e) => e.request.id !== id);
+  }
+
+  /** Drops anything held back (pausing, quitting). */
+  clear(): void {
+    for (const burst of this.bursts.values()) if (burst.timer) clearTimeout(burst.timer);
+    this.bursts.clear();
+    for (const n of this.shown.values()) n.close();
+    this.shown.clear();
+  }
+
+  private flush(key: string, burst: Burst): void {
+    burst.timer = null;
+    const held = burst.held;
+    burst.held = [];
+    if (held.length === 0 || this.options.isPaused()) {
+      if (burst.arrivals.every((t) => this.now() - t >= this.windowMs)) this.bursts.delete(key);
+      return;
+    }
+    burst.summarisedAt = this.now();
+    if (held.length === 1) {
+      this.showOne(held[0]);
+      return;
+    }
+    const notification = this.options.create(summaryNotification(burst.label, held.length));
+    notification.on("click", () => this.options.openWindow());
+    notification.show();
+  }
+
+  private showOne(entry: PendingEntry): void {
+    const id = entry.request.id;
+    const notification = this.options.create(questionNotification(entry));
+    notification.on("click", () => this.options.openQuestion(id));
+    this.shown.set(id, notification);
+    notification.show();
+  }
+}

@@ -1,0 +1,26 @@
+// What the desktop shell needs from the core, and what it gives back. Kept structural and minimal
+// so the shell is testable with a fake and does not drag the MCP stack into its unit tests; the
+// real `Core` from ../core satisfies it.
+import type { EventChannel, EventMap, InvokeChannel, InvokeResult, ServerView, Settings } from "../../shared/contract";
+import type { PendingEntry } from "../../shared/types";
+
+export type DesktopHandlers = { [C in InvokeChannel]: (arg: unknown) => Promise<InvokeResult<C>> };
+
+export interface DesktopCore {
+  inbox: { list(): PendingEntry[] };
+  handlers: DesktopHandlers;
+  events: { on<E extends EventChannel>(event: E, listener: (payload: EventMap[E]) => void): () => void };
+  servers(): ServerView[];
+  settings(): Settings;
+  /** Asks every view to show question `id` (emits `inbox:focus`). */
+  focus(id: string): void;
+  close(): Promise<void>;
+}
+
+/** The OS services the core may use; the Electron implementation lives in platform.ts. */
+export interface DesktopPlatform {
+  /** Opens the url in the system browser; null would mean "the page opens it" (browser mode only). */
+  openExternal(url: string): Promise<void> | null;
+  getStartAtLogin(): boolean;
+  setStartAtLogin(enabled: boolean): void;
+}

@@ -1,0 +1,39 @@
+// The Electron composition root: read the command line, open the keychain, build the core, start
+// the loopback listener (gateway for local agents, same page for a browser) and the desktop shell.
+// Wiring only; every behaviour lives in the modules it names.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createCore } from "./core";
+import { parseDesktopArgs } from "./desktop/args";
+import { runDesktopApp } from "./desktop/app";
+import { startCompanionServer } from "./http/companion-server";
+import { openSecretStore } from "./secrets";
+
+// out/main/index.js → the app root holds out/renderer, out/preload and out/assets.
+const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const args = parseDesktopArgs(process.argv.slice(1));
+const log = (line: string) => console.log(line);
+
+void runDesktopApp({
+  paths: {
+    rendererDir: path.join(outDir, "renderer"),
+    preloadPath: path.join(outDir, "preload", "index.cjs"),
+    assetsDir: path.join(outDir, "assets"),
+  },
+  startHidden: args.hidden,
+  log,
+  async createCore(platform) {
+    const core = await createCore({ configPath: args.configPath, platform, log, secrets: await openSecretStore() });
+    try {
+      const server = await startCompanionServer(core, { staticDir: path.join(outDir, "renderer"), log, ...(args.port !== undefined ? { port: args.port } : {}) });
+      log(`gateway: agents reach the companion at ${server.url}/mcp`);
+    } catch (error) {
+      // Another companion (say `npm run serve`) may hold the port; the desktop still works.
+      log(`gateway: not started (${error instanceof Error ? error.message : String(error)})`);
+    }
+    return core;
+  },
+}).catch((error: unknown) => {
+  console.error(`companion: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exit(1);
+});
