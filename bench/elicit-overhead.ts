@@ -1,0 +1,127 @@
+// What does the companion's path add to one elicitation round trip?
+// (a) a bare SDK v2 Client whose elicitation/create handler accepts at once, versus
+// (b) the app's path: loadMcp + the bridge + the Inbox, with a scripted person who answers
+//     each question on the next microtask (the Inbox validates and fills defaults as usual).
+// Both talk to their own copy of bench/fixtures/elicit-loop.mjs over stdio; one tools/call makes
+// the server elicit K times in a row and report each round trip as it measured it, so the
+// figures exclude tools/call itself. Rounds alternate a, b, a, b … to cancel drift.
+//
+//   npx tsx bench/elicit-overhead.ts [--n 2500] [--k 250]
+import { cpus, loadavg } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { loadMcp } from "../src/main/mcp/source";
+import { Inbox } from "../src/main/inbox";
+import type { McpTool } from "../src/main/mcp/types";
+import { summarize } from "./lib/stats";
+import { fixed, formatTable } from "./lib/table";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const fixture = join(here, "fixtures", "elicit-loop.mjs");
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  return Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
+}
+
+const N = Math.max(2000, flag("n", 2500));
+const K = Math.min(N, flag("k", 250));
+const ROUNDS = Math.ceil(N / K);
+const WARMUP = 300;
+
+type LoopRunner = (k: number) => Promise<number[]>;
+
+function parseLoop(text: string, k: number): number[] {
+  const { accepted, micros } = JSON.parse(text) as { accepted: number; micros: number[] };
+  if (accepted !== k || micros.length !== k) throw new Error(`expected ${k} accepted elicitations, got ${accepted}/${micros.length}`);
+  return micros;
+}
+
+async function bareClient(): Promise<{ run: LoopRunner; close: () => Promise<void> }> {
+  const client = new Client({ name: "bench-bare", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
+  client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: {} }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "inherit" }));
+  return {
+    run: async (k) => {
+      const result = await client.callTool({ name: "elicit_loop", arguments: { k } });
+      const first = (result.content as { type: string; text?: string }[])[0];
+      return parseLoop(first?.text ?? "", k);
+    },
+    close: () => client.close(),
+  };
+}
+
+async function companionPath(): Promise<{ run: LoopRunner; close: () => Promise<void> }> {
+  const inbox = new Inbox();
+  inbox.on((event) => {
+    if (event.type !== "added") return;
+    const id = event.entry.request.id;
+    queueMicrotask(() => inbox.answer(id, { ok: true, data: {} }));
+  });
+  const source = await loadMcp(
+    { mcpServers: { loop: { command: process.execPath, args: [fixture] } } },
+    { waitFor: (request, ctx) => inbox.waitFor(request, { source: { server: ctx.server, agent: ctx.agent }, signal: ctx.signal }) },
+  );
+  const tool: McpTool | undefined = source.tools.find((t) => t.tool === "elicit_loop");
+  if (!tool) throw new Error(`the fixture did not load: ${JSON.stringify(source.servers())}`);
+  return {
+    run: async (k) => {
+      const result = await tool.execute({ k });
+      if (result.isError) throw new Error(`elicit_loop failed: ${result.output}`);
+      return parseLoop(result.output, k);
+    },
+    close: async () => {
+      inbox.close();
+      await source.close();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const a = await bareClient();
+  const b = await companionPath();
+  try {
+    await a.run(WARMUP);
+    await b.run(WARMUP);
+
+    const bare: number[] = [];
+    const ours: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const k = Math.min(K, N - round * K);
+      bare.push(...(await a.run(k)));
+      ours.push(...(await b.run(k)));
+    }
+
+    const sa = summarize(bare);
+    const sb = summarize(ours);
+    console.log(`elicit-overhead: ${N} elicitations per path, ${ROUNDS} interleaved rounds of ${K}, ${WARMUP} warm-up each; times in µs per elicitation (server-side round trip)`);
+    console.log(
+      formatTable(
+        ["path", "n", "p50", "p90", "p99", "mean", "max"],
+        [
+          ["(a) bare SDK client", sa.n, fixed(sa.p50), fixed(sa.p90), fixed(sa.p99), fixed(sa.mean), fixed(sa.max)],
+          ["(b) loadMcp + bridge + Inbox", sb.n, fixed(sb.p50), fixed(sb.p90), fixed(sb.p99), fixed(sb.mean), fixed(sb.max)],
+        ],
+      ),
+    );
+    const p50 = sb.p50 / sa.p50;
+    const p99 = sb.p99 / sa.p99;
+    // Latencies this small are at the mercy of the scheduler: say how busy the machine was.
+    console.log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    console.log(`ratio b/a: p50 ${fixed(p50, 3)}  p99 ${fixed(p99, 3)}  (target ≤ 1.15 at p50: ${p50 <= 1.15 ? "met" : "NOT met"})`);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
