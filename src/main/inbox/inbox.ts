@@ -34,6 +34,8 @@ export function sourceKey(source: Asker): string {
 
 export class Inbox {
   private readonly pending = new Map<string, Pending>();
+  /** Pending count per source key, for the flood cap without scanning every question. */
+  private readonly perSource = new Map<string, number>();
   private readonly listeners = new Set<(event: InboxEvent) => void>();
   private readonly maxPerSource: number;
   private readonly now: () => number;
@@ -60,7 +62,7 @@ export class Inbox {
       return refuse(Number.isNaN(expiresAt) ? "its expiresAt is not a date" : "it expired before it arrived", "expired");
     }
     const key = sourceKey(source);
-    const fromSource = [...this.pending.values()].filter((p) => sourceKey(p.entry.source) === key).length;
+    const fromSource = this.perSource.get(key) ?? 0;
     if (fromSource >= this.maxPerSource) {
       return refuse(`${key.split(":")[1]} already has ${fromSource} questions waiting (limit ${this.maxPerSource})`);
     }
@@ -88,6 +90,7 @@ export class Inbox {
         options.signal?.removeEventListener("abort", onAbort);
       };
       this.pending.set(request.id, { entry, resolve, cleanup });
+      this.perSource.set(key, fromSource + 1);
       options.signal?.addEventListener("abort", onAbort, { once: true });
       armExpiry();
       this.emit({ type: "added", entry });
@@ -166,6 +169,10 @@ export class Inbox {
     const pending = this.pending.get(id);
     if (!pending) return;
     this.pending.delete(id);
+    const key = sourceKey(pending.entry.source);
+    const left = (this.perSource.get(key) ?? 1) - 1;
+    if (left > 0) this.perSource.set(key, left);
+    else this.perSource.delete(key);
     pending.cleanup();
     pending.resolve(answer);
   }

@@ -11,6 +11,7 @@ import type { ServerStatus } from "../../shared/types";
 import { expandHeaders, sanitize, type ServerConfig } from "./config";
 import { answerToElicitResult, elicitationToRequest } from "./elicit";
 import { IdleTimer } from "./idle-timer";
+import { LinkedAbort } from "./linked-abort";
 import { toToolOutput } from "./result";
 import { GroupStdioTransport } from "./stdio-transport";
 import type { ExecuteContext, LoadOptions, McpTool, ToolOutput, WaitFor } from "./types";
@@ -42,7 +43,8 @@ interface ActiveCall {
 
 interface Question {
   calls: Set<ActiveCall>;
-  orphaned: AbortController;
+  /** Follows the server's cancel; aborted by us when orphaned or when the connection ends. */
+  abort: LinkedAbort;
 }
 
 function errorMessage(error: unknown): string {
@@ -63,8 +65,8 @@ export class ServerConnection {
 
   private client?: Client;
   private transport?: Transport;
-  /** Aborted when the current connection ends; a fresh one per connection attempt. */
-  private gone = new AbortController();
+  /** Questions waiting on the person, so a connection that ends can withdraw them. */
+  private readonly openQuestions = new Set<Question>();
   private readonly activeCalls = new Set<ActiveCall>();
   private pendingQuestions = 0;
   private closing = false;
@@ -148,7 +150,6 @@ export class ServerConnection {
     if (waitFor) client.setRequestHandler("elicitation/create", (request, ctx) => this.elicit(waitFor, request.params, ctx.mcpReq.signal));
     this.client = client;
     this.transport = transport;
-    this.gone = new AbortController();
     this.status.transport = kind;
     await withDeadline(client.connect(transport, { timeout }), timeout + 1000, "initialize");
     client.onclose = () => this.onClosed();
@@ -159,15 +160,19 @@ export class ServerConnection {
     const request = elicitationToRequest(params as Record<string, unknown>);
     // A pushed elicitation does not say which call it belongs to, so it belongs to every call in
     // flight; when all of them have ended (timed out, abandoned) nobody waits for the answer.
-    const question: Question = { calls: new Set(this.activeCalls), orphaned: new AbortController() };
+    // One controller per question, following only the server's signal: AbortSignal listeners are
+    // the costliest part of this path, and the connection's end is handled through openQuestions.
+    const question: Question = { calls: new Set(this.activeCalls), abort: new LinkedAbort([serverSignal]) };
     for (const call of question.calls) call.questions.add(question);
-    const signal = AbortSignal.any([serverSignal, this.gone.signal, question.orphaned.signal]);
+    this.openQuestions.add(question);
     this.questionsChanged(+1);
     try {
-      const answer = await waitFor(request, { server: this.config.name, agent: this.currentAgent(), signal });
+      const answer = await waitFor(request, { server: this.config.name, agent: this.currentAgent(), signal: question.abort.signal });
       // The SDK's content type is narrower than Record<string, unknown>; the Inbox checked the values.
       return answerToElicitResult(answer) as { action: "accept"; content: Record<string, string> } | { action: "decline" | "cancel" };
     } finally {
+      question.abort.dispose();
+      this.openQuestions.delete(question);
       for (const call of question.calls) call.questions.delete(question);
       this.questionsChanged(-1);
     }
@@ -230,14 +235,14 @@ export class ServerConnection {
     }
     const maxWait = this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     const idleMs = this.config.callTimeout;
-    const abort = new AbortController();
+    const abort = new LinkedAbort([ctx.signal]);
     const call: ActiveCall = {
       agent: ctx.agent,
       timer: new IdleTimer(idleMs, () => abort.abort(new ToolCallError(`${this.config.name}: ${tool} got no response for ${idleMs} ms`))),
       questions: new Set(),
     };
     call.timer.hold(this.pendingQuestions > 0);
-    const signal = ctx.signal ? AbortSignal.any([ctx.signal, abort.signal]) : abort.signal;
+    const signal = abort.signal;
     this.activeCalls.add(call);
     try {
       const result = await client.callTool(
@@ -261,10 +266,11 @@ export class ServerConnection {
       throw new ToolCallError(`${this.config.name}: ${tool} failed: ${errorMessage(error)}`, e.code, e.data);
     } finally {
       call.timer.stop();
+      abort.dispose();
       this.activeCalls.delete(call);
       for (const question of call.questions) {
         question.calls.delete(call);
-        if (question.calls.size === 0) question.orphaned.abort(new Error(`the call to ${tool} that asked this question has ended`));
+        if (question.calls.size === 0) question.abort.abort(new Error(`the call to ${tool} that asked this question has ended`));
       }
     }
   }
@@ -280,7 +286,7 @@ export class ServerConnection {
       const tail = transport.stderrTail();
       if (tail) detail += `; its last output: ${tail.split("\n").slice(-3).join(" | ")}`;
     }
-    this.gone.abort(new Error(detail));
+    this.withdrawQuestions(new Error(detail));
     this.tools = [];
     this.status.toolCount = 0;
     this.client = undefined;
@@ -307,8 +313,12 @@ export class ServerConnection {
     return message;
   }
 
+  private withdrawQuestions(reason: Error): void {
+    for (const question of this.openQuestions) question.abort.abort(reason);
+  }
+
   private async shutdown(): Promise<void> {
-    this.gone.abort(new Error("the server connection closed"));
+    this.withdrawQuestions(new Error("the server connection closed"));
     const client = this.client;
     const transport = this.transport;
     this.client = undefined;
