@@ -64,6 +64,12 @@ describe.each(transports)("server-everything over %s", (_label, start) => {
     await expect(tool("echo").execute({ message: "hi there" })).resolves.toMatchObject({ output: "Echo: hi there", isError: false });
   });
 
+  it("structuredContent comes back as its JSON", async () => {
+    const result = await tool("get-structured-content").execute({ location: "New York" });
+    expect(result.isError).toBe(false);
+    expect(JSON.parse(result.output)).toMatchObject({ temperature: expect.any(Number) });
+  });
+
   it("trigger-elicitation-request reaches waitFor as an input Request with all 13 properties", async () => {
     policy = () => ({ ok: true, data: filled });
     const result = await tool("trigger-elicitation-request").execute({});

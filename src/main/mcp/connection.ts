@@ -252,10 +252,14 @@ export class ServerConnection {
           // Our idle timer bounds the call; the SDK's wall-clock bound is only the hard maximum.
           timeout: maxWait,
           maxTotalTimeout: maxWait,
-          onprogress: (progress) => {
-            call.timer.touch();
-            ctx.onprogress?.(progress);
-          },
+          // Progress is asked for only when the caller wants it: a progress token makes a
+          // streamable HTTP server answer with an event stream, which costs a millisecond or two.
+          onprogress: ctx.onprogress
+            ? (progress) => {
+                call.timer.touch();
+                ctx.onprogress?.(progress);
+              }
+            : undefined,
         },
       );
       return toToolOutput(this.config.name, tool, result as unknown as Record<string, unknown>);
