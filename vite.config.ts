@@ -9,13 +9,13 @@ const outDir = fileURLToPath(new URL("./out/renderer", import.meta.url));
 
 /**
  * The page's Content-Security-Policy. Scripts and styles only from our own files; the browser
- * transport may open a WebSocket to the host that served the page.
- * 'unsafe-eval' is there for one reason: ajv (src/forms/check-answer.ts, the validator main also
- * uses) compiles each schema into a function with `new Function`. No inline script is allowed.
+ * transport may open a WebSocket to the host that served the page. No inline script and no eval:
+ * the page renders server-controlled text, so form validation (ajv, which compiles schemas with
+ * `new Function`) runs in main and the page asks for verdicts over the forms:check channel.
  */
 export const CSP = [
   "default-src 'self'",
-  "script-src 'self' 'unsafe-eval'",
+  "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self' ws: wss:",

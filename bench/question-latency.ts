@@ -96,6 +96,19 @@ const EMPTY_STAMP = `(() => {
   observer.observe(document, { subtree: true, childList: true, characterData: true });
 })()`;
 
+/**
+ * Waits until `expression` is truthy in the page. Not page.waitForFunction: Playwright evaluates
+ * its predicate with eval inside the page, which the page's CSP (no 'unsafe-eval') refuses. The
+ * stamps are taken in the page's own clock, so polling from here does not change the figures.
+ */
+async function pollUntil(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /** Arms a one-shot detector in the page: stamps the epoch time the question form is interactive. */
 async function armDetector(page: Page): Promise<void> {
   await page.evaluate(ARM_DETECTOR);
@@ -115,7 +128,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < EMPTY_RUNS + 2; i++) {
     await page.reload();
     await emptyText.waitFor();
-    await page.waitForFunction("window.__emptyAt !== null");
+    await pollUntil(page, "window.__emptyAt !== null");
     const ms = (await page.evaluate("window.__emptyAt")) as number;
     if (i >= 2) empty.push(ms);
   }
@@ -127,7 +140,7 @@ async function main(): Promise<void> {
     const request: Request = { id: `bench-${i}`, kind: "input", prompt: `Question ${i}`, data: { schema } };
     const t0 = epochNow();
     const answered = app.core.inbox.waitFor(request, { source: { server: "bench" } });
-    await page.waitForFunction("window.__ready !== null", undefined, { polling: 5, timeout: 10_000 });
+    await pollUntil(page, "window.__ready !== null");
     const ready = (await page.evaluate("window.__ready")) as number;
     if (i >= WARMUP) latencies.push(ready - t0);
     // The person dismisses it, as they would, so the next one arrives on an empty inbox.

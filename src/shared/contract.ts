@@ -17,6 +17,17 @@ export interface Settings {
   secretNames: string[];
 }
 
+/**
+ * Main's verdict on a form's current values, from the same validator the Inbox runs at answer
+ * time. `fieldErrors` is keyed by field; "" (or a key the form does not show) is about the form
+ * as a whole. The page shows these; it never validates by itself.
+ */
+export interface FormCheck {
+  ok: boolean;
+  errors: string[];
+  fieldErrors: Record<string, string[]>;
+}
+
 /** Answer as the renderer sends it; main fills in nothing but validates everything. */
 export type AnswerInput = Answer;
 
@@ -26,6 +37,10 @@ export interface InvokeMap {
   "inbox:answer": [AnswerInput, Answer];
   "servers:list": [void, ServerView[]];
   "tools:run": [{ tool: string; args: Record<string, unknown> }, ToolRunResult];
+  /** Checks a pending form question's values against its schema; refuses an unknown id (unknown-id). */
+  "forms:check": [{ id: string; data: Record<string, unknown> }, FormCheck];
+  /** Checks a tool's arguments against its input schema, as the Servers view's Run form fills them. */
+  "tools:check": [{ tool: string; args: Record<string, unknown> }, FormCheck];
   /**
    * The person chose to open the `url` of pending authorization question `id`. Electron opens it
    * in the system browser (`opened: true`); in browser mode the page opens it itself, from the
@@ -61,6 +76,8 @@ export const INVOKE_CHANNELS = [
   "inbox:answer",
   "servers:list",
   "tools:run",
+  "forms:check",
+  "tools:check",
   "url:open",
   "settings:get",
   "settings:pauseNotifications",

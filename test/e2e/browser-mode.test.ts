@@ -222,10 +222,11 @@ describe("browser mode", () => {
 
   it("a question its server withdraws disappears from the page", async () => {
     const page = await openPage();
-    // Started through the core rather than the page's Run form: the fixture's zod-4 input schema
-    // carries `$schema: draft 2020-12`, which src/forms/check-answer.ts cannot compile yet, so the
-    // page refuses to run it (reported to the lead). The question itself is what this test is about.
-    const run = app.core.handlers["tools:run"]({ tool: "withdraws_ask_then_withdraw", args: { afterMs: 3000 } });
+    // Run from the Servers view as a person would. The fixture's zod-4 input schema carries
+    // `$schema: draft 2020-12` and a defaulted number; main's tools:check accepts both.
+    await runTool(page, "ask_then_withdraw", async (form) => {
+      await form.getByRole("spinbutton", { name: "afterMs" }).fill("3000");
+    });
     await openQuestion(page, /Still there/);
     await page.getByRole("form", { name: "Question" }).waitFor();
     const pending = page.getByRole("list", { name: "Pending questions" });
@@ -233,7 +234,34 @@ describe("browser mode", () => {
     await expect.poll(() => page.getByRole("form", { name: "Question" }).count()).toBe(0);
     const closed = page.getByRole("status", { name: "Question closed" });
     await expect.poll(async () => ((await closed.count()) ? closed.innerText() : "")).toMatch(/withdrew/);
-    expect((await run).output).toBe("withdrawn");
+    expect(await result(page, "ask_then_withdraw")).toContain("withdrawn");
+  });
+
+  it("the page runs without eval: its CSP forbids it, and inline errors come from main", async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    const consoleLines: string[] = [];
+    page.on("console", (m) => consoleLines.push(m.text()));
+    const response = await page.goto(app.pageUrl);
+    const header = (await response!.allHeaders())["content-security-policy"] ?? "";
+    expect(header).toContain("script-src 'self';");
+    expect(header).not.toContain("unsafe-eval");
+    const meta = (await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content")) ?? "";
+    expect(meta).toContain("script-src 'self';");
+    expect(meta).not.toContain("unsafe-eval");
+    await page.getByRole("navigation", { name: "Main" }).waitFor();
+
+    await runTool(page, ELICIT);
+    await openQuestion(page, FORM_PROMPT);
+    const form = page.getByRole("form", { name: "Question" });
+    await form.getByRole("textbox", { name: "String", exact: true }).fill("Ada");
+    const email = form.getByRole("textbox", { name: "String with email format" });
+    await email.fill("not-an-email");
+    await email.blur();
+    await form.getByText("must be a valid email").waitFor();
+    expect(consoleLines.filter((l) => /Content Security Policy|unsafe-eval/i.test(l))).toEqual([]);
+    await form.getByRole("button", { name: "Decline" }).click();
+    expect(rawResult(await result(page, ELICIT))).toEqual({ action: "decline" });
   });
 
   it("two tabs on one question: the first answer wins and the other tab shows it was answered", async () => {

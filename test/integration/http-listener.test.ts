@@ -129,6 +129,9 @@ describe("the page", () => {
     expect(page.status).toBe(200);
     expect(page.body).toContain("<title>Companion</title>");
     expect(page.headers["content-security-policy"]).toContain("default-src 'self'");
+    // The page shows server-controlled text: no eval and no inline script may run in it.
+    expect(page.headers["content-security-policy"]).toContain("script-src 'self';");
+    expect(page.headers["content-security-policy"]).not.toContain("unsafe-eval");
     expect(page.headers["x-content-type-options"]).toBe("nosniff");
     expect(page.headers["referrer-policy"]).toBe("no-referrer");
     const asset = await send(port, "/assets/app-123.js", { headers: { cookie } });

@@ -66,7 +66,9 @@ describe("App: inbox", () => {
     await screen.findByRole("form", { name: "Question" });
     expect(screen.getByRole("button", { name: "Inbox" })).toBeTruthy();
     expect(screen.getByText("1 waiting")).toBeTruthy();
+    await waitFor(() => expect((screen.getByRole("button", { name: "Accept" }) as HTMLButtonElement).disabled).toBe(false));
     await fireEvent.click(screen.getByRole("button", { name: "Accept" }));
+    await waitFor(() => expect(api["inbox:answer"]).toHaveBeenCalled());
     api.emit("inbox:event", { type: "answered", id: e.request.id, answer: { id: e.request.id, ok: true, data: {} } });
     await waitFor(() => expect(screen.queryByRole("form", { name: "Question" })).toBeNull());
     expect(screen.queryByText(/answered elsewhere/)).toBeNull();
@@ -101,7 +103,9 @@ describe("App: inbox", () => {
         "inbox:answer": async () => ({ ok: false, error: { code: "unknown-id", message: "no such question" } }),
       }),
     );
-    await fireEvent.click(await screen.findByRole("button", { name: "Accept" }));
+    const accept = (await screen.findByRole("button", { name: "Accept" })) as HTMLButtonElement;
+    await waitFor(() => expect(accept.disabled).toBe(false));
+    await fireEvent.click(accept);
     expect(await screen.findByText("This question was answered elsewhere")).toBeTruthy();
   });
 
@@ -139,15 +143,19 @@ describe("App: servers", () => {
     await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
     const tool = (await screen.findByRole("heading", { name: "trigger-elicitation-request" })).closest("article")!;
     await fireEvent.click(within(tool).getByRole("button", { name: "Run" }));
-    expect(api["tools:run"]).toHaveBeenCalledWith({ tool: "everything_trigger-elicitation-request", args: {} });
+    // Main checks the (empty) arguments first, then the run starts.
+    await waitFor(() => expect(api["tools:run"]).toHaveBeenCalledWith({ tool: "everything_trigger-elicitation-request", args: {} }));
+    expect(api["tools:check"]).toHaveBeenCalledWith({ tool: "everything_trigger-elicitation-request", args: {} });
     expect((within(tool).getByRole("button", { name: "Run" }) as HTMLButtonElement).disabled).toBe(true);
 
     const question = formEntry({ type: "object", properties: { name: { type: "string", title: "Name" } } });
     api.emit("inbox:event", { type: "added", entry: question });
     await fireEvent.click(screen.getByRole("button", { name: "Inbox" }));
     await fireEvent.input(await screen.findByRole("textbox", { name: "Name" }), { target: { value: "Ada" } });
+    await waitFor(() => expect((screen.getByRole("button", { name: "Accept" }) as HTMLButtonElement).disabled).toBe(false));
+    expect(api["forms:check"]).toHaveBeenLastCalledWith({ id: question.request.id, data: { name: "Ada" } });
     await fireEvent.click(screen.getByRole("button", { name: "Accept" }));
-    expect(api["inbox:answer"]).toHaveBeenCalledWith({ id: question.request.id, ok: true, data: { name: "Ada" } });
+    await waitFor(() => expect(api["inbox:answer"]).toHaveBeenCalledWith({ id: question.request.id, ok: true, data: { name: "Ada" } }));
 
     finish({ output: "User inputs:\n- Name: Ada", isError: false });
     await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
@@ -160,11 +168,13 @@ describe("App: servers", () => {
     await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
     const tool = (await screen.findByRole("heading", { name: "echo" })).closest("article")!;
     await fireEvent.click(within(tool).getByRole("button", { name: "Run" }));
+    expect(await within(tool).findByText("is required")).toBeTruthy();
     expect(api["tools:run"]).not.toHaveBeenCalled();
-    expect(within(tool).getByText("is required")).toBeTruthy();
+    // Once a run was refused, the messages follow the fixes.
     await fireEvent.input(within(tool).getByRole("textbox", { name: "message" }), { target: { value: "hi" } });
+    await waitFor(() => expect(within(tool).queryByText("is required")).toBeNull());
     await fireEvent.click(within(tool).getByRole("button", { name: "Run" }));
-    expect(api["tools:run"]).toHaveBeenCalledWith({ tool: "everything_echo", args: { message: "hi" } });
+    await waitFor(() => expect(api["tools:run"]).toHaveBeenCalledWith({ tool: "everything_echo", args: { message: "hi" } }));
     expect((await within(tool).findByRole("region", { name: "Result of echo" })).textContent).toContain("done");
   });
 

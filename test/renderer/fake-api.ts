@@ -1,8 +1,11 @@
 // A stand-in CompanionApi for component tests: every channel is a vi.fn resolving to an ok
 // envelope, and `emit` plays main's events. These are component tests, not integration tests.
+// forms:check and tools:check run the real checkFormAnswer main runs (fine in a component test:
+// jsdom has no CSP), on the schema of the question or tool the fake knows by that id or name.
 import { vi } from "vitest";
-import type { CompanionApi, Envelope, EventChannel, EventMap, InvokeChannel, Settings } from "../../src/shared/contract";
+import type { CompanionApi, Envelope, EventChannel, EventMap, FormCheck, InvokeChannel, ServerView, Settings } from "../../src/shared/contract";
 import type { PendingEntry } from "../../src/shared/types";
+import { checkFormAnswer } from "../../src/forms/check-answer";
 
 export const settings: Settings = {
   notificationsPaused: false,
@@ -21,13 +24,39 @@ export function ok<T>(value: T): Envelope<T> {
   return { ok: true, value };
 }
 
+/** main's verdict as forms:check / tools:check return it: no prepared data. */
+export function verdict(schema: unknown, data: Record<string, unknown> | undefined): FormCheck {
+  const { ok: valid, errors, fieldErrors } = checkFormAnswer(schema, data);
+  return { ok: valid, errors, fieldErrors };
+}
+
+/** A forms:check for one question, as QuestionForm's `check` prop. */
+export function checkFor(schema: unknown) {
+  return vi.fn(async ({ data }: { id: string; data: Record<string, unknown> }): Promise<Envelope<FormCheck>> => ok(verdict(schema, data)));
+}
+
 export function fakeApi(overrides: Partial<Record<InvokeChannel, (arg: any) => Promise<Envelope<any>>>> = {}): FakeApi {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  // Questions the page was told about, so forms:check can find a question's schema by id.
+  const announced = new Map<string, PendingEntry>();
+  const impl = <C extends InvokeChannel>(channel: C) => overrides[channel] ?? defaults[channel];
   const defaults: Record<InvokeChannel, (arg: any) => Promise<Envelope<any>>> = {
     "inbox:list": async () => ok([]),
     "inbox:answer": async (a) => ok(a),
     "servers:list": async () => ok([]),
     "tools:run": async () => ok({ output: "done", isError: false }),
+    "forms:check": async ({ id, data }) => {
+      const listed = await impl("inbox:list")(undefined);
+      const entry = announced.get(id) ?? (listed.ok ? (listed.value as PendingEntry[]) : []).find((e) => e.request.id === id);
+      if (!entry) return { ok: false, error: { code: "unknown-id", message: `No pending question has id "${id}".` } };
+      return ok(verdict(entry.request.data?.schema, data));
+    },
+    "tools:check": async ({ tool, args }) => {
+      const listed = await impl("servers:list")(undefined);
+      const found = (listed.ok ? (listed.value as ServerView[]) : []).flatMap((s) => s.tools).find((t) => t.name === tool);
+      if (!found) return { ok: false, error: { code: "unknown-tool", message: `No tool named "${tool}".` } };
+      return ok(verdict(found.inputSchema, args));
+    },
     "url:open": async ({ id }) => ok({ opened: false, url: `https://example.com/${id}` }),
     "settings:get": async () => ok(settings),
     "settings:pauseNotifications": async () => ok({ ...settings, notificationsPaused: true }),
@@ -45,6 +74,8 @@ export function fakeApi(overrides: Partial<Record<InvokeChannel, (arg: any) => P
       return () => set.delete(listener);
     },
     emit(event: string, payload: unknown) {
+      const inboxEvent = payload as { type?: string; entry?: PendingEntry };
+      if (event === "inbox:event" && inboxEvent.type === "added" && inboxEvent.entry) announced.set(inboxEvent.entry.request.id, inboxEvent.entry);
       for (const listener of listeners.get(event) ?? []) listener(payload);
     },
     fn(channel: string) {

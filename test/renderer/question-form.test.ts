@@ -1,18 +1,24 @@
 import { describe, it, expect, vi } from "vitest";
-import { render, screen, fireEvent, within } from "@testing-library/svelte";
+import { render, screen, fireEvent, within, waitFor } from "@testing-library/svelte";
 import QuestionForm from "../../src/renderer/components/QuestionForm.svelte";
 import { everythingSchema } from "./fixtures/everything-elicitation";
-import { formEntry, ok } from "./fake-api";
-import type { AnswerInput, Envelope } from "../../src/shared/contract";
+import { checkFor, formEntry, ok, verdict } from "./fake-api";
+import type { AnswerInput, Envelope, FormCheck } from "../../src/shared/contract";
 import type { Answer } from "../../src/shared/types";
 
-function setup(schema: unknown, answer = vi.fn(async (a: AnswerInput): Promise<Envelope<Answer>> => ok(a))) {
+function setup(
+  schema: unknown,
+  answer = vi.fn(async (a: AnswerInput): Promise<Envelope<Answer>> => ok(a)),
+  check: (arg: { id: string; data: Record<string, unknown> }) => Promise<Envelope<FormCheck>> = checkFor(schema),
+) {
   const e = formEntry(schema);
-  const result = render(QuestionForm, { props: { entry: e, answer } });
-  return { ...result, answer, id: e.request.id, form: screen.getByRole("form", { name: "Question" }) };
+  const result = render(QuestionForm, { props: { entry: e, answer, check } });
+  return { ...result, answer, check, id: e.request.id, form: screen.getByRole("form", { name: "Question" }) };
 }
 
 const accept = () => screen.getByRole("button", { name: "Accept" }) as HTMLButtonElement;
+/** Main answers asynchronously: Accept follows its latest verdict. */
+const acceptEnabled = (enabled: boolean) => waitFor(() => expect(accept().disabled).toBe(!enabled));
 
 describe("QuestionForm: server-everything's 13-field form", () => {
   it("renders all 13 fields with the input each kind needs", () => {
@@ -68,7 +74,9 @@ describe("QuestionForm: server-everything's 13-field form", () => {
     expect((screen.getByRole("textbox", { name: "String with default" }) as HTMLInputElement).required).toBe(false);
     expect(accept().disabled).toBe(true);
     await fireEvent.input(name, { target: { value: "Ada Lovelace" } });
-    expect(accept().disabled).toBe(false);
+    // Disabled at once while main checks the new value, enabled by its verdict.
+    expect(accept().disabled).toBe(true);
+    await acceptEnabled(true);
   });
 
   it("focuses the first field on open", () => {
@@ -81,12 +89,12 @@ describe("QuestionForm: server-everything's 13-field form", () => {
     await fireEvent.input(screen.getByRole("textbox", { name: "String" }), { target: { value: "Ada" } });
     const email = screen.getByRole("textbox", { name: "String with email format" });
     await fireEvent.input(email, { target: { value: "not-an-email" } });
-    expect(screen.getByText("must be a valid email")).toBeTruthy();
+    expect(await screen.findByText("must be a valid email")).toBeTruthy();
     expect(email.getAttribute("aria-invalid")).toBe("true");
     expect(accept().disabled).toBe(true);
     await fireEvent.input(email, { target: { value: "ada@example.com" } });
-    expect(screen.queryByText("must be a valid email")).toBeNull();
-    expect(accept().disabled).toBe(false);
+    await waitFor(() => expect(screen.queryByText("must be a valid email")).toBeNull());
+    await acceptEnabled(true);
   });
 
   it("shows a message for an out-of-range number", async () => {
@@ -94,25 +102,26 @@ describe("QuestionForm: server-everything's 13-field form", () => {
     await fireEvent.input(screen.getByRole("textbox", { name: "String" }), { target: { value: "Ada" } });
     const integer = screen.getByRole("spinbutton", { name: "Integer" });
     await fireEvent.input(integer, { target: { value: "500" } });
-    expect(screen.getByText("must be <= 100")).toBeTruthy();
+    expect(await screen.findByText("must be <= 100")).toBeTruthy();
     expect(accept().disabled).toBe(true);
     await fireEvent.input(integer, { target: { value: "7" } });
-    expect(accept().disabled).toBe(false);
+    await acceptEnabled(true);
   });
 
   it("enforces a multi-select's max items; clearing an optional one omits it", async () => {
     const { answer } = setup(everythingSchema);
     await fireEvent.input(screen.getByRole("textbox", { name: "String" }), { target: { value: "Ada" } });
     for (const name of ["Piano", "Violin"]) await fireEvent.click(screen.getByRole("checkbox", { name }));
-    expect(accept().disabled).toBe(false);
+    await acceptEnabled(true);
     await fireEvent.click(screen.getByRole("checkbox", { name: "Drums" }));
-    expect(screen.getByText("must NOT have more than 3 items")).toBeTruthy();
+    expect(await screen.findByText("must NOT have more than 3 items")).toBeTruthy();
     expect(screen.getAllByText("Choose 1 to 3.")).toHaveLength(2);
     expect(accept().disabled).toBe(true);
     for (const name of ["Guitar", "Piano", "Violin", "Drums"]) await fireEvent.click(screen.getByRole("checkbox", { name }));
     // The field is optional: no choice at all means "not answered", which the schema allows.
-    expect(accept().disabled).toBe(false);
+    await acceptEnabled(true);
     await fireEvent.click(accept());
+    await waitFor(() => expect(answer).toHaveBeenCalledTimes(1));
     expect(answer.mock.calls[0][0].data).not.toHaveProperty("untitledMultipleSelectEnum");
   });
 
@@ -124,10 +133,10 @@ describe("QuestionForm: server-everything's 13-field form", () => {
     });
     expect(accept().disabled).toBe(true);
     await fireEvent.click(screen.getByRole("checkbox", { name: "a" }));
-    expect(screen.getByText("must NOT have fewer than 2 items")).toBeTruthy();
+    expect(await screen.findByText("must NOT have fewer than 2 items")).toBeTruthy();
     expect(accept().disabled).toBe(true);
     await fireEvent.click(screen.getByRole("checkbox", { name: "c" }));
-    expect(accept().disabled).toBe(false);
+    await acceptEnabled(true);
   });
 
   it("sends every value with Accept, in the shapes MCP expects", async () => {
@@ -139,7 +148,9 @@ describe("QuestionForm: server-everything's 13-field form", () => {
     await fireEvent.input(screen.getByLabelText("String with date format"), { target: { value: "1815-12-10" } });
     await fireEvent.change(screen.getByRole("combobox", { name: "Titled Single Select Enum" }), { target: { value: "hero-3" } });
     await fireEvent.click(screen.getByRole("checkbox", { name: "Bass" }));
+    await acceptEnabled(true);
     await fireEvent.click(accept());
+    await waitFor(() => expect(answer).toHaveBeenCalledTimes(1));
     expect(answer).toHaveBeenCalledWith({
       id,
       ok: true,
@@ -165,11 +176,12 @@ describe("QuestionForm: server-everything's 13-field form", () => {
     const { answer, id } = setup(everythingSchema);
     const name = screen.getByRole("textbox", { name: "String" });
     await fireEvent.keyDown(name, { key: "Enter" });
+    expect(await screen.findByText("is required")).toBeTruthy();
     expect(answer).not.toHaveBeenCalled();
-    expect(screen.getByText("is required")).toBeTruthy();
+    // Enter right after typing, before the debounced check: it asks main now and then submits.
     await fireEvent.input(name, { target: { value: "Ada" } });
     await fireEvent.keyDown(name, { key: "Enter" });
-    expect(answer).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(answer).toHaveBeenCalledTimes(1));
     expect(answer.mock.calls[0][0]).toMatchObject({ id, ok: true, data: { name: "Ada" } });
   });
 
@@ -189,8 +201,111 @@ describe("QuestionForm: server-everything's 13-field form", () => {
       error: { code: "invalid-answer", message: "invalid", details: ["email: must be a valid email"] },
     }));
     setup({ type: "object", properties: { email: { type: "string" } } }, answer);
+    await acceptEnabled(true);
     await fireEvent.click(accept());
-    expect(screen.getByText("email: must be a valid email")).toBeTruthy();
+    expect(await screen.findByText("email: must be a valid email")).toBeTruthy();
+  });
+});
+
+describe("QuestionForm: main's verdicts", () => {
+  /** A forms:check whose replies the test releases one by one, in any order. */
+  function deferredCheck(schema: unknown) {
+    const calls: { data: Record<string, unknown>; release: () => void }[] = [];
+    const check = vi.fn(
+      ({ data }: { id: string; data: Record<string, unknown> }) =>
+        new Promise<Envelope<FormCheck>>((resolve) => {
+          calls.push({ data, release: () => resolve(ok(verdict(schema, data))) });
+        }),
+    );
+    return { check, calls };
+  }
+
+  it("checks once as the question opens, and pre-filled defaults may already be valid", async () => {
+    const schema = { type: "object", properties: { name: { type: "string", title: "Name", default: "Ada" } }, required: ["name"] };
+    const { check, id } = setup(schema);
+    expect(check).toHaveBeenCalledTimes(1);
+    expect(check).toHaveBeenCalledWith({ id, data: { name: "Ada" } });
+    await acceptEnabled(true);
+  });
+
+  it("focuses the first field at once; a pending check does not hold the form back", () => {
+    const schema = { type: "object", properties: { name: { type: "string", title: "Name" } } };
+    const never = vi.fn(() => new Promise<Envelope<FormCheck>>(() => {}));
+    setup(schema, undefined, never);
+    expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Name" }));
+    expect(accept().disabled).toBe(true);
+  });
+
+  it("the latest request wins: a slow reply for older values never overwrites a newer one", async () => {
+    const schema = { type: "object", properties: { email: { type: "string", format: "email", title: "Email" } }, required: ["email"] };
+    const { check, calls } = deferredCheck(schema);
+    setup(schema, undefined, check);
+    const email = screen.getByRole("textbox", { name: "Email" });
+    await fireEvent.input(email, { target: { value: "not-an-email" } });
+    await waitFor(() => expect(calls).toHaveLength(2));
+    await fireEvent.input(email, { target: { value: "ada@example.com" } });
+    await waitFor(() => expect(calls).toHaveLength(3));
+    expect(calls.map((c) => c.data.email)).toEqual([undefined, "not-an-email", "ada@example.com"]);
+    calls[2].release();
+    await acceptEnabled(true);
+    // The stale verdicts arrive late and are ignored.
+    calls[1].release();
+    calls[0].release();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(accept().disabled).toBe(false);
+    expect(screen.queryByText("must be a valid email")).toBeNull();
+  });
+
+  it("Accept stays disabled while the newest values are unchecked, even if older ones were valid", async () => {
+    const schema = { type: "object", properties: { name: { type: "string", title: "Name", default: "Ada" } }, required: ["name"] };
+    const { check, calls } = deferredCheck(schema);
+    setup(schema, undefined, check);
+    calls[0].release();
+    await acceptEnabled(true);
+    await fireEvent.input(screen.getByRole("textbox", { name: "Name" }), { target: { value: "" } });
+    expect(accept().disabled).toBe(true);
+    await waitFor(() => expect(calls).toHaveLength(2));
+    calls[1].release();
+    expect(await screen.findByText("is required")).toBeTruthy();
+    expect(accept().disabled).toBe(true);
+  });
+
+  it("shows errors that belong to no field of the form", async () => {
+    // `hidden` is required but not a property the form can show: the person must learn why.
+    const schema = { type: "object", properties: { name: { type: "string", title: "Name" } }, required: ["hidden"] };
+    setup(schema);
+    const problems = await screen.findByRole("list", { name: "Problems with this form" });
+    expect(problems.textContent).toContain("hidden: is required");
+    expect(accept().disabled).toBe(true);
+  });
+
+  it("shows form-level errors main reports under the empty key", async () => {
+    const schema = { type: "object", properties: { name: { type: "string", title: "Name" } } };
+    const check = vi.fn(async () => ok<FormCheck>({ ok: false, errors: ["the form schema cannot be checked: bad"], fieldErrors: { "": ["the form schema cannot be checked: bad"] } }));
+    setup(schema, undefined, check);
+    const problems = await screen.findByRole("list", { name: "Problems with this form" });
+    expect(problems.textContent).toBe("the form schema cannot be checked: bad");
+  });
+
+  it("says so when main cannot be asked, keeps Accept disabled and Enter does nothing", async () => {
+    const schema = { type: "object", properties: { name: { type: "string", title: "Name" } } };
+    const check = vi.fn(async (): Promise<Envelope<FormCheck>> => ({ ok: false, error: { code: "unknown-id", message: "no such question" } }));
+    const { answer } = setup(schema, undefined, check);
+    expect(await screen.findByText(/could not be checked: no such question/)).toBeTruthy();
+    expect(accept().disabled).toBe(true);
+    await fireEvent.keyDown(screen.getByRole("textbox", { name: "Name" }), { key: "Enter" });
+    await waitFor(() => expect(check).toHaveBeenCalledTimes(2));
+    expect(answer).not.toHaveBeenCalled();
+  });
+
+  it("debounces typing: a burst of input sends one check for the final value", async () => {
+    const schema = { type: "object", properties: { name: { type: "string", title: "Name" } } };
+    const check = checkFor(schema);
+    setup(schema, undefined, check);
+    const name = screen.getByRole("textbox", { name: "Name" });
+    for (const value of ["A", "Ad", "Ada"]) await fireEvent.input(name, { target: { value } });
+    await acceptEnabled(true);
+    expect(check.mock.calls.map((c) => c[0].data)).toEqual([{}, { name: "Ada" }]);
   });
 });
 
@@ -200,7 +315,9 @@ describe("QuestionForm: single kinds", () => {
     const input = screen.getByLabelText("When") as HTMLInputElement;
     expect(input.type).toBe("datetime-local");
     await fireEvent.input(input, { target: { value: "2025-03-01T09:30" } });
+    await acceptEnabled(true);
     await fireEvent.click(accept());
+    await waitFor(() => expect(answer).toHaveBeenCalledTimes(1));
     const sent = answer.mock.calls[0][0].data?.when as string;
     expect(sent).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(new Date(sent).getTime()).toBe(new Date("2025-03-01T09:30").getTime());
@@ -209,16 +326,16 @@ describe("QuestionForm: single kinds", () => {
   it("enforces text length bounds", async () => {
     setup({ type: "object", properties: { code: { type: "string", minLength: 3, title: "Code" } } });
     await fireEvent.input(screen.getByRole("textbox", { name: "Code" }), { target: { value: "ab" } });
-    expect(screen.getByText("must NOT have fewer than 3 characters")).toBeTruthy();
+    expect(await screen.findByText("must NOT have fewer than 3 characters")).toBeTruthy();
     expect(screen.getByText("At least 3 characters.")).toBeTruthy();
     expect(accept().disabled).toBe(true);
   });
 
   it("a form with no fields can be accepted at once", async () => {
     const { answer, id } = setup({ type: "object", properties: {} });
-    expect(accept().disabled).toBe(false);
+    await acceptEnabled(true);
     await fireEvent.click(accept());
-    expect(answer).toHaveBeenCalledWith({ id, ok: true, data: {} });
+    await waitFor(() => expect(answer).toHaveBeenCalledWith({ id, ok: true, data: {} }));
   });
 });
 

@@ -1,10 +1,11 @@
 // The one handler map behind every transport (Electron IPC and the browser WebSocket). Each
 // handler takes untrusted input, checks it, and either returns the contract's result or throws
 // an error the transport wraps into an Envelope.
-import type { InvokeChannel, InvokeResult, ServerView } from "../../shared/contract";
+import type { FormCheck, InvokeChannel, InvokeResult, ServerView } from "../../shared/contract";
 import type { Answer, ToolRunResult } from "../../shared/types";
-import type { Inbox } from "../inbox";
-import type { McpSource } from "../mcp/types";
+import { checkFormAnswer } from "../../forms/check-answer";
+import { InboxError, type Inbox } from "../inbox";
+import type { McpSource, McpTool } from "../mcp/types";
 import { ArgumentError, HandlerError } from "./envelope";
 import { GATEWAY_TOKEN_SECRET, type SecretStore } from "./secret-store";
 import type { Platform, SettingsState } from "./settings-state";
@@ -41,6 +42,25 @@ function answerArg(arg: unknown): Answer {
     answer.reason = input.reason;
   }
   return answer;
+}
+
+/** `key` of `input` as a plain object; absent means {} (nothing filled in yet). */
+function objectField(channel: string, input: Record<string, unknown>, key: string): Record<string, unknown> {
+  const value = input[key] ?? {};
+  if (!isPlainObject(value)) throw new ArgumentError(`${channel}: "${key}" must be an object.`);
+  return value;
+}
+
+/** The page's view of a check: what it may show, not the prepared data (main prepares on answer). */
+function formCheck(schema: unknown, data: Record<string, unknown>): FormCheck {
+  const { ok, errors, fieldErrors } = checkFormAnswer(schema, data);
+  return { ok, errors, fieldErrors };
+}
+
+function toolNamed(source: McpSource, name: string): McpTool {
+  const tool = source.tools.find((t) => t.name === name);
+  if (!tool) throw new HandlerError("unknown-tool", `No connected server offers a tool named "${name}".`);
+  return tool;
 }
 
 /** The url of a pending authorization question, only when it is http(s). */
@@ -86,10 +106,27 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const name = stringField("tools:run", input, "tool", 512);
       const args = input.args ?? {};
       if (!isPlainObject(args)) throw new ArgumentError('tools:run: "args" must be an object.');
-      const tool = deps.source().tools.find((t) => t.name === name);
-      if (!tool) throw new HandlerError("unknown-tool", `No connected server offers a tool named "${name}".`);
-      const result = await tool.execute(args);
+      const result = await toolNamed(deps.source(), name).execute(args);
       return { output: result.output, isError: result.isError };
+    },
+
+    // The page's inline errors come from here, so they are exactly what inbox.answer will enforce.
+    "forms:check": async (arg) => {
+      const input = objectArg("forms:check", arg);
+      const id = stringField("forms:check", input, "id", 512);
+      const data = objectField("forms:check", input, "data");
+      const entry = inbox.get(id);
+      if (!entry) throw new InboxError("unknown-id", `No pending question has id "${id}": it was answered, withdrawn, or never asked.`);
+      const schema = entry.request.kind === "input" ? entry.request.data?.schema : undefined;
+      if (schema === undefined) throw new HandlerError("not-a-form-question", `Question "${id}" has no form to check.`);
+      return formCheck(schema, data);
+    },
+
+    "tools:check": async (arg) => {
+      const input = objectArg("tools:check", arg);
+      const name = stringField("tools:check", input, "tool", 512);
+      const args = objectField("tools:check", input, "args");
+      return formCheck(toolNamed(deps.source(), name).inputSchema, args);
     },
 
     "url:open": async (arg) => {

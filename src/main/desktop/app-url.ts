@@ -8,14 +8,15 @@ export const APP_URL = `${APP_ORIGIN}/index.html`;
 
 /**
  * The page's Content-Security-Policy. Scripts only from our origin; no network at all — the page
- * talks to main over IPC only. 'unsafe-eval' is there for one reason: ajv (the form validator the
- * page shares with main) compiles each schema with `new Function`; no inline script is allowed.
+ * talks to main over IPC only. No inline script and no eval: the page shows server-controlled
+ * text, so the form validator (ajv, which compiles with `new Function`) runs in main and the page
+ * asks it over forms:check.
  * Inline styles are allowed because Svelte transitions write style elements. The page's own meta
  * CSP (vite.config.ts) applies as well; the browser enforces both.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
-  "script-src 'self' 'unsafe-eval'",
+  "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self'",

@@ -30,6 +30,18 @@ function setup(openExternal: Platform["openExternal"] = async (url) => void open
   const secrets = createMemoryStore("memory for tests");
   const source = standInSource([
     { name: "demo_echo", server: "demo", tool: "echo", execute: async (args) => ({ output: `echo ${JSON.stringify(args)}`, isError: false }) },
+    {
+      name: "demo_wait",
+      server: "demo",
+      tool: "wait",
+      // What a zod-4 server sends: a draft 2020-12 `$schema` and a defaulted number.
+      inputSchema: {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        properties: { afterMs: { type: "number", default: 200, minimum: 0 }, note: { type: "string", format: "email" } },
+      },
+      execute: async () => ({ output: "waited", isError: false }),
+    },
   ]);
   const settings = new SettingsState(platform, secrets, () => true);
   handlers = createHandlers({
@@ -95,6 +107,61 @@ describe("handlers", () => {
     await expect(handlers["tools:run"]({ tool: "nope", args: {} })).rejects.toThrow(/No connected server offers a tool named "nope"/);
     await expect(handlers["tools:run"]({ tool: "demo_echo", args: [1] })).rejects.toThrow(/"args" must be an object/);
     await expect(handlers["tools:run"]({ args: {} })).rejects.toThrow(/"tool"/);
+  });
+
+  it("forms:check answers with the Inbox's own verdict for a pending question's values", async () => {
+    void ask({ id: "q1", kind: "input", prompt: "Name?", data: { schema } });
+    expect(await handlers["forms:check"]({ id: "q1", data: { name: "Ada", age: "36" } })).toEqual({ ok: true, errors: [], fieldErrors: {} });
+    const bad = await handlers["forms:check"]({ id: "q1", data: { name: "", age: -1 } });
+    expect(bad).toEqual({
+      ok: false,
+      errors: ["name: is required", "age: must be >= 0"],
+      fieldErrors: { name: ["is required"], age: ["must be >= 0"] },
+    });
+    // The page sees the verdict only: no prepared data travels back.
+    expect(Object.keys(bad).sort()).toEqual(["errors", "fieldErrors", "ok"]);
+    // What forms:check refuses, inbox:answer refuses too, and the question stays pending.
+    await expect(handlers["inbox:answer"]({ id: "q1", ok: true, data: { name: "", age: -1 } })).rejects.toThrow(/age: must be >= 0/);
+    expect(inbox.get("q1")).toBeDefined();
+    expect(await handlers["forms:check"]({ id: "q1" })).toMatchObject({ ok: false, fieldErrors: { name: ["is required"] } });
+  });
+
+  it("forms:check reports form-level problems under the empty key", async () => {
+    void ask({ id: "q2", kind: "input", prompt: "?", data: { schema: { type: "object", properties: {}, additionalProperties: false } } });
+    const verdict = await handlers["forms:check"]({ id: "q2", data: { extra: "x" } });
+    expect(verdict.ok).toBe(false);
+    expect(verdict.fieldErrors[""]).toEqual(["must NOT have additional properties"]);
+  });
+
+  it("forms:check refuses an unknown id with unknown-id, and a question without a form", async () => {
+    expect(await toEnvelope(() => handlers["forms:check"]({ id: "gone", data: {} }))).toMatchObject({ ok: false, error: { code: "unknown-id" } });
+    void ask({ id: "u1", kind: "authorization", prompt: "Sign in", url: "https://example.com" });
+    expect(await toEnvelope(() => handlers["forms:check"]({ id: "u1", data: {} }))).toMatchObject({ ok: false, error: { code: "not-a-form-question" } });
+  });
+
+  it.each([
+    [undefined, /object argument/],
+    [{ data: {} }, /"id"/],
+    [{ id: 7, data: {} }, /"id"/],
+    [{ id: "q1", data: [1] }, /"data" must be an object/],
+    [{ id: "q1", data: "name=Ada" }, /"data" must be an object/],
+  ])("forms:check refuses %j", async (arg, message) => {
+    void ask({ id: "q1", kind: "input", prompt: "Name?", data: { schema } });
+    const envelope = await toEnvelope(() => handlers["forms:check"](arg));
+    expect(envelope).toMatchObject({ ok: false, error: { code: "invalid-argument", message: expect.stringMatching(message) } });
+  });
+
+  it("tools:check checks arguments against the tool's input schema, $schema and all", async () => {
+    expect(await handlers["tools:check"]({ tool: "demo_wait", args: { afterMs: 3000 } })).toEqual({ ok: true, errors: [], fieldErrors: {} });
+    expect(await handlers["tools:check"]({ tool: "demo_wait", args: {} })).toMatchObject({ ok: true });
+    expect(await handlers["tools:check"]({ tool: "demo_wait", args: { afterMs: -1, note: "nope" } })).toEqual({
+      ok: false,
+      errors: ["afterMs: must be >= 0", "note: must be a valid email"],
+      fieldErrors: { afterMs: ["must be >= 0"], note: ["must be a valid email"] },
+    });
+    expect(await toEnvelope(() => handlers["tools:check"]({ tool: "nope", args: {} }))).toMatchObject({ ok: false, error: { code: "unknown-tool" } });
+    await expect(handlers["tools:check"]({ tool: "demo_wait", args: [1] })).rejects.toThrow(/"args" must be an object/);
+    await expect(handlers["tools:check"]({ args: {} })).rejects.toThrow(/"tool"/);
   });
 
   it("url:open opens a pending authorization question's https url through the platform", async () => {

@@ -145,10 +145,13 @@ describe("app protocol", () => {
     expect((await handler(new Request("companion://app/index.html", { method: "POST", body: "x" }))).status).toBe(404);
   });
 
-  it("CSP allows no network and no foreign script", () => {
+  it("CSP allows no network, no foreign script and no eval", () => {
     expect(CONTENT_SECURITY_POLICY).toContain("default-src 'none'");
     expect(CONTENT_SECURITY_POLICY).toContain("connect-src 'none'");
-    expect(CONTENT_SECURITY_POLICY).toMatch(/script-src 'self'( 'unsafe-eval')?;/);
+    expect(CONTENT_SECURITY_POLICY).toMatch(/script-src 'self';/);
+    expect(CONTENT_SECURITY_POLICY).not.toContain("unsafe-eval");
+    const scriptSrc = CONTENT_SECURITY_POLICY.split("; ").find((d) => d.startsWith("script-src"));
+    expect(scriptSrc).toBe("script-src 'self'");
     expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
   });
 });

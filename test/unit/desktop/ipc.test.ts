@@ -49,6 +49,9 @@ describe("registerHandlers", () => {
     const undo = registerHandlers(ipc as never, fakeHandlers(), options);
     expect([...ipc.handlers.keys()].sort()).toEqual([...INVOKE_CHANNELS].sort());
     expect(ipc.handle).toHaveBeenCalledTimes(INVOKE_CHANNELS.length);
+    // The page's inline validation is main's: both check channels go through the same guard.
+    expect(ipc.handlers.has("forms:check")).toBe(true);
+    expect(ipc.handlers.has("tools:check")).toBe(true);
     undo();
     expect(ipc.handlers.size).toBe(0);
   });

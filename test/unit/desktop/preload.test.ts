@@ -40,6 +40,8 @@ describe("preload", () => {
     expect(Object.keys(api).sort()).toEqual([...INVOKE_CHANNELS, "on"].sort());
     for (const key of Object.keys(api)) expect(typeof (api as unknown as Record<string, unknown>)[key]).toBe("function");
     expect(Object.isFrozen(api)).toBe(true);
+    expect(typeof api["forms:check"]).toBe("function");
+    expect(typeof api["tools:check"]).toBe("function");
   });
 
   it("invokes each operation on its own channel with its one argument", async () => {
