@@ -7,6 +7,7 @@ import { mkdtemp, writeFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isAlive, waitForExit } from "../fixtures";
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
@@ -30,14 +31,7 @@ function descendants(pid: number): number[] {
   return found;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = isAlive;
 
 describe("serve.ts", () => {
   it("prints a token link, refuses tokenless requests, and exits cleanly on SIGINT", async () => {
@@ -80,7 +74,7 @@ describe("serve.ts", () => {
       child.kill("SIGINT");
       expect(await exited).toBe(0);
       // Every process serve started (the stdio server included) is gone.
-      await new Promise((r) => setTimeout(r, 300));
+      await Promise.all(kids.map((pid) => waitForExit(pid, 3000)));
       expect(kids.filter(alive)).toEqual([]);
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
