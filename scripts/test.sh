@@ -8,7 +8,14 @@ npm run --silent typecheck
 npx vite build --logLevel warn
 
 run_tests() {
-  npx vitest run "$@"
+  mkdir -p test-output && rm -f test-output/vitest.json
+  npx vitest run --reporter=default --reporter=json --outputFile.json=test-output/vitest.json "$@"
+}
+
+# One plain closing line, "N passed, N failed, N skipped", whatever the reporter printed above.
+summarize() {
+  node -e 'const r = require("./test-output/vitest.json");
+    console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);' 2>/dev/null || true
 }
 
 if command -v dbus-run-session >/dev/null && command -v gnome-keyring-daemon >/dev/null; then
@@ -19,8 +26,14 @@ if command -v dbus-run-session >/dev/null && command -v gnome-keyring-daemon >/d
   keyring_home=$(mktemp -d)
   trap 'rm -rf "$keyring_home"' EXIT
   export KEYRING_HOME="$keyring_home"
-  dbus-run-session -- bash -c 'printf toolnexus | XDG_DATA_HOME="$KEYRING_HOME" gnome-keyring-daemon --unlock --components=secrets >/dev/null; run_tests "$@"' _ "$@"
+  status=0
+  dbus-run-session -- bash -c 'printf toolnexus | XDG_DATA_HOME="$KEYRING_HOME" gnome-keyring-daemon --unlock --components=secrets >/dev/null; run_tests "$@"' _ "$@" || status=$?
+  summarize
+  exit $status
 else
   echo "scripts/test.sh: dbus-run-session or gnome-keyring-daemon missing (apt-get install gnome-keyring dbus-x11); keychain tests will fail." >&2
-  run_tests "$@"
+  status=0
+  run_tests "$@" || status=$?
+  summarize
+  exit $status
 fi
