@@ -15,6 +15,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { loadMcp } from "../src/main/mcp/source";
 import { Inbox } from "../src/main/inbox";
 import type { McpTool } from "../src/main/mcp/types";
+import { GroupStdioTransport } from "../src/main/mcp/stdio-transport";
+import { Residence } from "./lib/residence";
 import { summarize } from "./lib/stats";
 import { fixed, formatTable } from "./lib/table";
 
@@ -40,12 +42,17 @@ function parseLoop(text: string, k: number): number[] {
   return micros;
 }
 
+const bareResidence = new Residence();
+const oursResidence = new Residence();
+
 async function bareClient(): Promise<{ run: LoopRunner; close: () => Promise<void> }> {
   const client = new Client({ name: "bench-bare", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
   // The same content our path sends for a form accepted as pre-filled (the fixture's defaults), so
   // both paths hand the server the same work; only the client side differs.
   client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "bench", count: 1, confirm: true } }));
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "inherit" }));
+  const transport = new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "inherit" });
+  await client.connect(transport);
+  bareResidence.wrap(transport);
   return {
     run: async (k) => {
       const result = await client.callTool({ name: "elicit_loop", arguments: { k } });
@@ -57,6 +64,12 @@ async function bareClient(): Promise<{ run: LoopRunner; close: () => Promise<voi
 }
 
 async function companionPath(): Promise<{ run: LoopRunner; close: () => Promise<void> }> {
+  // loadMcp builds its transports itself; wrap the one it starts (the client connects, then starts it).
+  const start = GroupStdioTransport.prototype.start;
+  GroupStdioTransport.prototype.start = async function (this: GroupStdioTransport) {
+    await start.call(this);
+    oursResidence.wrap(this);
+  };
   const inbox = new Inbox();
   inbox.on((event) => {
     if (event.type !== "added") return;
@@ -88,6 +101,8 @@ async function main(): Promise<void> {
   try {
     await a.run(WARMUP);
     await b.run(WARMUP);
+    bareResidence.reset();
+    oursResidence.reset();
 
     const bare: number[] = [];
     const ours: number[] = [];
@@ -120,6 +135,12 @@ async function main(): Promise<void> {
     const p99 = sb.p99 / sa.p99;
     // Latencies this small are at the mercy of the scheduler: say how busy the machine was.
     console.log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    const ra = summarize(bareResidence.samples);
+    const rb = summarize(oursResidence.samples);
+    console.log(
+      `client residence (elicitation/create in → result out), µs: (a) p50 ${fixed(ra.p50)} p99 ${fixed(ra.p99)}; ` +
+        `(b) p50 ${fixed(rb.p50)} p99 ${fixed(rb.p99)}; our path adds ${fixed(rb.p50 - ra.p50)} µs at p50`,
+    );
     console.log(`ratio b/a: p50 ${fixed(p50, 3)}  p99 ${fixed(p99, 3)}  (target ≤ 1.15 at p50: ${p50 <= 1.15 ? "met" : "NOT met"})`);
   } finally {
     await a.close();
