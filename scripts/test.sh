@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The keychain tests must run under npm test, never skip (test/integration/secrets.test.ts).
+export TNC_REQUIRE_KEYCHAIN=1
+
 npm run --silent typecheck
 npx vite build --logLevel warn
 

@@ -12,6 +12,10 @@ import { repoRoot } from "../fixtures";
 
 const bin = join(repoRoot, "bin", "toolnexus-companion");
 const hasBus = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS);
+if (!hasBus && process.env.TNC_REQUIRE_KEYCHAIN) {
+  // npm test promises a real keychain; without one the run must fail, not quietly skip.
+  throw new Error("secrets.test.ts: no D-Bus session (DBUS_SESSION_BUS_ADDRESS unset) although npm test requires the keychain tests; install gnome-keyring and dbus-x11.");
+}
 if (!hasBus) {
   console.warn(
     "secrets.test.ts: keychain tests skipped — DBUS_SESSION_BUS_ADDRESS is unset, so there is no Secret Service to test against. " +
