@@ -1,7 +1,8 @@
 // The gateway's /mcp endpoint: stateful streamable HTTP, one session (and one MCP server) per
 // agent connection, so the server can reach the agent (progress, list_changed) while a call is
 // open. Mounted on the app's loopback listener, which checks Host, Origin and the bearer token
-// before a request gets here.
+// before a request gets here. A plain tools/call takes the short path in direct-call.ts (a JSON
+// answer); everything else goes through the SDK's transport.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
@@ -12,6 +13,7 @@ import { readBody } from "../http/body";
 import type { Refusal, Route } from "../http/listener";
 import { CONNECTION_REFUSED, INVALID_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND, sendJsonRpcError } from "./jsonrpc-errors";
 import { createToolServer, type ToolServer } from "./tool-server";
+import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
 
 export interface GatewayOptions {
   source: McpSource;
@@ -168,7 +170,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       sendJsonRpcError(res, 404, SESSION_NOT_FOUND, "Session not found: it ended or the companion restarted; initialize again.");
       return;
     }
-    // A tools/call answers on this response's SSE stream. If the agent drops the connection before
+    // A tools/call answers on this response (JSON or SSE). If the agent drops the connection before
     // the answer is written, nobody can receive it: abort the call, which withdraws its question.
     track(session, res);
     const ids = requestIds(body);
@@ -176,6 +178,14 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       res.once("close", () => {
         if (!res.writableFinished) for (const id of ids) session.tools.abortCall(id);
       });
+    }
+    // The agent's cancel of a call on the short path: the SDK never saw that call, so act here
+    // (the SDK still gets the notification and handles its own calls).
+    for (const id of cancelledIds(body)) session.tools.abortCall(id, "the agent cancelled the call");
+    const call = directCall(req, body);
+    if (call) {
+      await serveDirectCall(session.tools, call, sessionId, res);
+      return;
     }
     await session.transport.handleRequest(req, res, body);
   }

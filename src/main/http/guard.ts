@@ -35,12 +35,19 @@ export function isLoopbackOrigin(origin: string): boolean {
   return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.host) && url.origin === origin.toLowerCase();
 }
 
+function sha256(text: string): Buffer {
+  return createHash("sha256").update(text).digest();
+}
+
+// The expected side's digest, kept while the secret stays the same: every request compares
+// against the same token, and hashing it again each time was half the guard's cost.
+let expectedDigest: { secret: string; digest: Buffer } | undefined;
+
 // Hashing both sides first gives equal lengths, so timingSafeEqual never leaks the token's length.
 export function sameSecret(given: string, expected: string): boolean {
   if (expected === "") return false;
-  const a = createHash("sha256").update(given).digest();
-  const b = createHash("sha256").update(expected).digest();
-  return timingSafeEqual(a, b);
+  if (expectedDigest?.secret !== expected) expectedDigest = { secret: expected, digest: sha256(expected) };
+  return timingSafeEqual(sha256(given), expectedDigest.digest);
 }
 
 export function readCookie(req: IncomingMessage, name: string): string | undefined {

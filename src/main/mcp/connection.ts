@@ -7,6 +7,7 @@ import {
   type Tool,
   type Transport,
 } from "@modelcontextprotocol/client";
+import { setMaxListeners } from "node:events";
 import type { ServerStatus } from "../../shared/types";
 import { expandHeaders, sanitize, type ServerConfig } from "./config";
 import { answerToElicitResult, elicitationToRequest } from "./elicit";
@@ -117,7 +118,7 @@ export class ServerConnection {
     const url = new URL(config.url);
     if (config.transport !== "sse") {
       try {
-        await this.openWith(new StreamableHTTPClientTransport(url, { requestInit: { headers } }), "streamable-http", timeout);
+        await this.openWith(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: quietFetch }), "streamable-http", timeout);
         return;
       } catch (error) {
         if (config.transport === "streamable-http" || this.closing) throw error;
@@ -345,6 +346,23 @@ export class ServerConnection {
     this.options.log?.(line);
   }
 }
+
+/**
+ * The streamable HTTP transport passes its one long-lived abort signal to every POST, and fetch
+ * (undici) hangs a listener on it per request that only garbage collection removes. Past 1500 of
+ * them Node builds a MaxListenersExceededWarning (an Error with a stack, written to stderr) on
+ * every further call: under load that cost more than the call itself. The listeners are still
+ * collected; lifting the cap on that signal only stops the warnings.
+ */
+const unlimited = new WeakSet<AbortSignal>();
+const quietFetch: typeof fetch = (input, init) => {
+  const signal = init?.signal;
+  if (signal && !unlimited.has(signal)) {
+    setMaxListeners(0, signal);
+    unlimited.add(signal);
+  }
+  return fetch(input, init);
+};
 
 /** The SSE transport's GET goes through eventsource's fetch; headers must ride there too. */
 function withHeaders(headers: Record<string, string>) {
