@@ -95,6 +95,29 @@ describe("App: inbox", () => {
     expect(screen.queryByRole("region", { name: "Authorization request" })).toBeNull();
   });
 
+  it("says why a question went away: the server's reason, or its expiry", async () => {
+    const a = entry({ kind: "authorization", url: "https://example.com" });
+    const api = start(fakeApi({ "inbox:list": async () => ok([a]) }));
+    await screen.findByRole("region", { name: "Authorization request" });
+    api.emit("inbox:event", { type: "withdrawn", id: a.request.id, reason: "aborted", message: "the server stopped waiting after 10 minutes" });
+    expect(await screen.findByText("Why: the server stopped waiting after 10 minutes")).toBeTruthy();
+    await fireEvent.click(screen.getByRole("button", { name: "Close" }));
+    const f = formEntry({ type: "object", properties: {} }, "Soon gone");
+    api.emit("inbox:event", { type: "added", entry: f });
+    await screen.findByRole("form", { name: "Question" });
+    api.emit("inbox:event", { type: "withdrawn", id: f.request.id, reason: "expired", message: "the question expired" });
+    expect(await screen.findByText("This question expired")).toBeTruthy();
+  });
+
+  it("lists questions a flooding server had cancelled at once", async () => {
+    const api = start();
+    await waitFor(() => expect(api["inbox:list"]).toHaveBeenCalled());
+    const refused = formEntry({ type: "object", properties: {} }, "One too many");
+    api.emit("inbox:event", { type: "refused", request: refused.request, source: { server: "github" }, reason: "github already has 8 questions waiting (limit 8)" });
+    const list = await screen.findByRole("list", { name: "Questions turned away" });
+    expect(list.textContent).toContain("A question from github was cancelled at once: github already has 8 questions waiting (limit 8).");
+  });
+
   it("shows a lost race as answered elsewhere", async () => {
     const e = formEntry({ type: "object", properties: {} });
     start(

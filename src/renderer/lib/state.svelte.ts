@@ -1,7 +1,7 @@
 // The page's shared state: what main told us (pending questions, servers, settings) plus what the
 // person is looking at. One instance per page; components read it and call its actions.
 import type { CompanionApi, Envelope, ServerView, Settings, AnswerInput } from "../../shared/contract";
-import type { Answer, InboxEvent, PendingEntry } from "../../shared/types";
+import type { Answer, InboxEvent, PendingEntry, WithdrawReason } from "../../shared/types";
 
 export type View = "inbox" | "servers" | "settings";
 
@@ -10,6 +10,9 @@ export interface Notice {
   id: string;
   kind: "answered" | "withdrawn";
   entry: PendingEntry;
+  /** For a withdrawn question: why, as main said it (expired, the server stopped waiting, …). */
+  reason?: WithdrawReason;
+  message?: string;
 }
 
 export type Current = { entry: PendingEntry; notice?: undefined } | { notice: Notice; entry?: undefined } | null;
@@ -35,6 +38,8 @@ export class CompanionStore {
   /** The question pinned by the person (or by main's focus request); null shows the oldest. */
   shownId = $state<string | null>(null);
   notice = $state.raw<Notice | null>(null);
+  /** The last few questions turned away without being shown, newest last. */
+  refusals = $state.raw<string[]>([]);
   runs = $state<Record<string, ToolRun>>({});
   connected = $state(true);
   loadErrors = $state<string[]>([]);
@@ -118,11 +123,15 @@ export class CompanionStore {
       if (this.#answeredHere.delete(id) && event.type === "answered") return;
       // Keep the person on the question they were reading and say what happened to it.
       if (entry && displayed) {
-        this.notice = { id, kind: event.type, entry };
+        this.notice = event.type === "withdrawn" ? { id, kind: event.type, entry, reason: event.reason, message: event.message } : { id, kind: event.type, entry };
         this.shownId = id;
       }
+      return;
     }
-    // "refused" questions were never pending; nothing to show.
+    // A refused question was never pending (a flooding server past its cap, a duplicate id): say so
+    // once, in the inbox, so the person knows questions were turned away on their behalf.
+    const who = event.source.server ?? event.source.agent ?? "an agent";
+    this.refusals = [...this.refusals.slice(-4), `A question from ${who} was cancelled at once: ${event.reason}.`];
   }
 
   /** Sends an answer; the result envelope carries main's validation errors when it refuses. */
