@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import type { EventChannel, EventMap, ServerView, Settings } from "../shared/contract";
 import { Inbox, type InboxOptions } from "./inbox";
 import type { McpSource } from "./mcp/types";
-import { loadMcp } from "./mcp/source";
+import { startMcp } from "./mcp/source";
 import { createHandlers, type Handlers } from "./api/handlers";
 import { SettingsState, type Platform } from "./api/settings-state";
 import { createMemoryStore, gatewayToken, rotateGatewayToken, type SecretStore } from "./secrets";
@@ -25,6 +25,11 @@ export interface CoreOptions {
   secrets?: SecretStore;
   /** Longest a tool call may wait on a person (passed to loadMcp). */
   maxWaitMs?: number;
+  /**
+   * Return before the servers have connected (they show `connecting`): the app's windows, tray
+   * and gateway come up at once instead of waiting for the slowest server. `ready` settles later.
+   */
+  connectInBackground?: boolean;
 }
 
 export interface CoreEvents {
@@ -51,6 +56,8 @@ export interface Core {
   attachListener(listener: AttachedListener): void;
   /** Asks every view to show question `id` (tray menu, notification click). */
   focus(id: string): void;
+  /** Settles once every server is connected or failed. */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -116,13 +123,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     secret: (name: string) => secrets.get(name),
     ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
   };
-  let source: McpSource;
+  let started: { source: McpSource; ready: Promise<void> };
   try {
-    source = await loadMcp(config, loadOptions);
+    started = startMcp(config, loadOptions);
   } catch (error) {
     configError = (error as Error).message;
-    source = await loadMcp({}, loadOptions);
+    started = startMcp({}, loadOptions);
   }
+  const { source, ready } = started;
+  if (!options.connectInBackground) await ready;
   if (configError) log(`config: ${configError}`);
 
   const servers = (): ServerView[] => {
@@ -188,6 +197,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       settings.setGatewayUrl(`${listener.url}/mcp`);
     },
     focus: (id) => events.emit("inbox:focus", { id }),
+    ready,
     close() {
       // Pending questions are cancelled first (every view sees them withdrawn), then the MCP
       // clients and their children go, and the listener last so pages hear all of it.

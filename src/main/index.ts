@@ -23,7 +23,8 @@ void runDesktopApp({
   startHidden: args.hidden,
   log,
   async createCore(platform) {
-    const core = await createCore({ configPath: args.configPath, platform, log, secrets: await openSecretStore() });
+    // The tray and window come up at once; servers show "connecting" until they are ready.
+    const core = await createCore({ configPath: args.configPath, platform, log, secrets: await openSecretStore(), connectInBackground: true });
     try {
       const server = await startCompanionServer(core, { staticDir: path.join(outDir, "renderer"), log, ...(args.port !== undefined ? { port: args.port } : {}) });
       log(`gateway: agents reach the companion at ${server.url}/mcp`);

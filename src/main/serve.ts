@@ -44,7 +44,13 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   log(`config: ${args.config}`);
   const secrets = await openSecretStore();
-  const core = await createCore({ configPath: args.config, platform: browserPlatform, log, secrets });
+  const core = await createCore({ configPath: args.config, platform: browserPlatform, log, secrets, connectInBackground: true });
+  // Servers connect while the page is already up; say how each one ends up.
+  core.source.on((event) => {
+    if (event.type !== "status" || event.status.state === "connecting") return;
+    const s = event.status;
+    log(`server ${s.name}: ${s.state}${s.error ? ` — ${s.error}` : ` (${s.toolCount} tools)`}`);
+  });
   const staticDir = fileURLToPath(new URL("../../out/renderer", import.meta.url));
   let server;
   try {
@@ -55,7 +61,7 @@ async function main(): Promise<void> {
     throw new Error(code === "EADDRINUSE" ? `Port ${args.port} is in use (another companion?); pick another with --port.` : (error as Error).message);
   }
   for (const status of core.servers()) {
-    log(`server ${status.name}: ${status.state}${status.error ? ` — ${status.error}` : ` (${status.toolCount} tools)`}`);
+    if (status.state === "disabled") log(`server ${status.name}: disabled`);
   }
   process.stdout.write(`Toolnexus Companion is running: ${server.pageUrl()}\n`);
   process.stdout.write(`Agents connect to ${server.url}/mcp with the same token (Authorization: Bearer …).\n`);

@@ -49,7 +49,8 @@ export type InboxEvent =
   /** A question answered `cancel` at once (rate limit, duplicate id); never shown as pending. */
   | { type: "refused"; request: Request; source: Asker; reason: string };
 
-export type ServerState = "connected" | "disabled" | "failed";
+/** `connecting` only while the app starts a server in the background (the UI is already up). */
+export type ServerState = "connecting" | "connected" | "disabled" | "failed";
 
 export interface ServerStatus {
   name: string;

@@ -183,3 +183,22 @@ describe("core config file", () => {
     await until(() => (childrenRunning(EVERYTHING).length === 0 ? true : undefined), 5_000);
   });
 });
+
+describe("core that connects in the background", () => {
+  it("is usable at once, shows servers connecting, and tells every view when they are ready", async () => {
+    const started = Date.now();
+    const core = await createCore({ config, platform: browserPlatform, connectInBackground: true });
+    try {
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(core.servers()[0]).toMatchObject({ name: "everything", state: "connecting" });
+      const views: ServerView[][] = [];
+      core.events.on("servers:changed", (v) => views.push(v));
+      await core.ready;
+      expect(core.servers()[0]).toMatchObject({ name: "everything", state: "connected" });
+      expect(views.at(-1)?.[0]).toMatchObject({ state: "connected" });
+      expect(views.at(-1)?.[0].tools.length).toBeGreaterThan(0);
+    } finally {
+      await core.close();
+    }
+  });
+});

@@ -60,7 +60,8 @@ describe("serve.ts", () => {
         });
       });
       const url = new URL(link);
-      expect(stderr).toContain("server everything: connected");
+      // The page is up before the servers: the server connects in the background and says so.
+      await expect.poll(() => stderr, { timeout: 30_000 }).toMatch(/server everything: connected \(\d+ tools\)/);
 
       // The link trades its token for the cookie; without it, everything is refused.
       const signIn = await fetch(link, { redirect: "manual" });

@@ -71,3 +71,24 @@ describe("remote servers", () => {
     await expect(loading).rejects.toThrow("the app is quitting");
   });
 });
+
+describe("startMcp", () => {
+  it("returns at once with servers connecting, then reports each one's outcome", async () => {
+    const { startMcp } = await import("../../src/main/mcp/source");
+    const started = Date.now();
+    const { source, ready } = startMcp({
+      mcpServers: { hung: { ...fixtureCommand("never-initialize"), timeout: 1500 }, fine: fixtureCommand("crash-mid-question"), off: { command: "x", enabled: false } },
+    });
+    cleanups.push(() => source.close());
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(source.status).toEqual({ hung: "connecting", fine: "connecting", off: "disabled" });
+    const seen: string[] = [];
+    source.on((event) => {
+      if (event.type === "status") seen.push(`${event.status.name}:${event.status.state}`);
+    });
+    await ready;
+    expect(source.status).toEqual({ hung: "failed", fine: "connected", off: "disabled" });
+    expect(seen).toEqual(expect.arrayContaining(["fine:connected", "hung:failed"]));
+    expect(source.tools.map((t) => t.server)).toContain("fine");
+  });
+});

@@ -77,8 +77,7 @@ export class ServerConnection {
     private readonly options: LoadOptions,
     private readonly changed: (what: "status" | "tools") => void,
   ) {
-    this.status = { name: config.name, state: config.enabled ? "failed" : "disabled", toolCount: 0 };
-    if (config.enabled) this.status.error = "not connected yet";
+    this.status = { name: config.name, state: config.enabled ? "connecting" : "disabled", toolCount: 0 };
   }
 
   async connect(): Promise<void> {

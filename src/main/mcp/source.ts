@@ -60,11 +60,19 @@ class Source implements McpSource {
   }
 }
 
+export interface StartedMcp {
+  /** Usable at once: servers show `connecting` until each is connected or failed. */
+  source: McpSource;
+  /** Settles when every server is connected or failed; never rejects. */
+  ready: Promise<void>;
+}
+
 /**
- * Reads `config` (object or JSON text), connects every enabled server concurrently, and resolves
- * once each is connected or failed. Throws only for a config that cannot be read at all.
+ * Reads `config` (object or JSON text) and starts connecting every enabled server concurrently,
+ * returning at once so an app can show itself while slow servers connect. Throws only for a
+ * config that cannot be read at all.
  */
-export async function loadMcp(config: unknown, options: LoadOptions = {}): Promise<McpSource> {
+export function startMcp(config: unknown, options: LoadOptions = {}): StartedMcp {
   const parsed = parseConfig(config);
   const invalid: ServerStatus[] = parsed.invalid.map(({ name, error }) => ({ name, state: "failed", error, toolCount: 0 }));
   let source: Source | undefined;
@@ -77,28 +85,35 @@ export async function loadMcp(config: unknown, options: LoadOptions = {}): Promi
   );
   source = new Source(connections, invalid);
   for (const { error } of parsed.invalid) options.log?.(error);
+  const ready = Promise.all(
+    connections.map(async (c) => {
+      await c.connect();
+      if (c.status.state === "failed") options.log?.(`MCP server "${c.status.name}" failed: ${c.status.error}`);
+    }),
+  ).then(() => undefined);
+  return { source, ready };
+}
 
+/**
+ * Reads `config` (object or JSON text), connects every enabled server concurrently, and resolves
+ * once each is connected or failed. Throws only for a config that cannot be read at all.
+ */
+export async function loadMcp(config: unknown, options: LoadOptions = {}): Promise<McpSource> {
   const signal = options.signal;
-  const connecting = Promise.all(connections.map((c) => c.connect()));
-  if (signal) {
-    if (signal.aborted) {
-      await source.close();
-      throw signal.reason ?? new Error("loading MCP servers was aborted");
-    }
-    const aborted = new Promise<never>((_, reject) =>
-      signal.addEventListener("abort", () => reject(signal.reason ?? new Error("loading MCP servers was aborted")), { once: true }),
-    );
-    try {
-      await Promise.race([connecting, aborted]);
-    } catch (error) {
-      await source.close();
-      throw error;
-    }
-  } else {
-    await connecting;
+  if (signal?.aborted) throw signal.reason ?? new Error("loading MCP servers was aborted");
+  const { source, ready } = startMcp(config, options);
+  if (!signal) {
+    await ready;
+    return source;
   }
-  for (const s of source.servers()) {
-    if (s.state === "failed") options.log?.(`MCP server "${s.name}" failed: ${s.error}`);
+  const aborted = new Promise<never>((_, reject) =>
+    signal.addEventListener("abort", () => reject(signal.reason ?? new Error("loading MCP servers was aborted")), { once: true }),
+  );
+  try {
+    await Promise.race([ready, aborted]);
+  } catch (error) {
+    await source.close();
+    throw error;
   }
   return source;
 }
