@@ -270,6 +270,26 @@ describe("QuestionForm: main's verdicts", () => {
     expect(accept().disabled).toBe(true);
   });
 
+  it("a field edited after its message hides the stale message while main checks again", async () => {
+    const schema = { type: "object", properties: { name: { type: "string", title: "Name" } }, required: ["name"] };
+    const { check, calls } = deferredCheck(schema);
+    setup(schema, undefined, check);
+    const name = screen.getByRole("textbox", { name: "Name" });
+    await fireEvent.input(name, { target: { value: "x" } });
+    await fireEvent.input(name, { target: { value: "" } });
+    await fireEvent.blur(name);
+    await waitFor(() => expect(calls.length).toBeGreaterThanOrEqual(2));
+    calls.at(-1)!.release();
+    expect(await screen.findByText("is required")).toBeTruthy();
+    await fireEvent.input(name, { target: { value: "Ada" } });
+    // The reply for "Ada" is still out: the old "is required" must not stand beside "Ada".
+    expect(screen.queryByText("is required")).toBeNull();
+    expect(accept().disabled).toBe(true);
+    await waitFor(() => expect(calls.at(-1)!.data.name).toBe("Ada"));
+    calls.at(-1)!.release();
+    await acceptEnabled(true);
+  });
+
   it("shows errors that belong to no field of the form", async () => {
     // `hidden` is required but not a property the form can show: the person must learn why.
     const schema = { type: "object", properties: { name: { type: "string", title: "Name" } }, required: ["hidden"] };

@@ -16,6 +16,8 @@ export class RemoteCheck {
   failure = $state("");
   /** True when `result` answers the values most recently asked about. */
   settled = $state(false);
+  /** The values `result` answers, so a field edited since can hide its now-stale messages. */
+  resultData = $state.raw<Record<string, unknown> | null>(null);
 
   #seq = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -76,11 +78,13 @@ export class RemoteCheck {
     if (!envelope.ok) {
       this.failure = envelope.error.message;
       this.result = null;
+      this.resultData = null;
       this.#resultKey = undefined;
       return null;
     }
     this.failure = "";
     this.result = envelope.value;
+    this.resultData = data;
     this.#resultKey = key;
     return envelope.value;
   }
