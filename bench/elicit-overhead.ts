@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { loadMcp } from "../src/main/mcp/source";
-import { Inbox } from "../src/main/inbox";
+import { Inbox, inboxWaitFor } from "../src/main/inbox";
 import type { McpTool } from "../src/main/mcp/types";
 import { GroupStdioTransport } from "../src/main/mcp/stdio-transport";
 import { Residence } from "./lib/residence";
@@ -78,7 +78,7 @@ async function companionPath(): Promise<{ run: LoopRunner; close: () => Promise<
   });
   const source = await loadMcp(
     { mcpServers: { loop: { command: process.execPath, args: [fixture] } } },
-    { waitFor: (request, ctx) => inbox.waitFor(request, { source: { server: ctx.server, agent: ctx.agent }, signal: ctx.signal }) },
+    { waitFor: inboxWaitFor(inbox) },
   );
   const tool: McpTool | undefined = source.tools.find((t) => t.tool === "elicit_loop");
   if (!tool) throw new Error(`the fixture did not load: ${JSON.stringify(source.servers())}`);

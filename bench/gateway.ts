@@ -40,7 +40,7 @@ const TOKEN = "bench-token";
 // ---- companion mode: `gateway.ts --companion <backend>` runs one companion in this process ----
 
 async function runCompanion(backend: string): Promise<void> {
-  const { Inbox } = await import("../src/main/inbox");
+  const { Inbox, inboxWaitFor } = await import("../src/main/inbox");
   const { loadMcp } = await import("../src/main/mcp/source");
   const { startListener } = await import("../src/main/http/listener");
   const { createGatewayRoute } = await import("../src/main/gateway");
@@ -50,7 +50,7 @@ async function runCompanion(backend: string): Promise<void> {
       : { mcpServers: { everything: { type: "http", url: backend, protocol: "legacy" } } };
   const inbox = new Inbox();
   const source = await loadMcp(config, {
-    waitFor: (r, ctx) => inbox.waitFor(r, { source: { server: ctx.server, agent: ctx.agent }, signal: ctx.signal }),
+    waitFor: inboxWaitFor(inbox),
   });
   if (source.servers().some((s) => s.state !== "connected")) throw new Error(`backend not connected: ${JSON.stringify(source.servers())}`);
   const gateway = createGatewayRoute({ source, inbox });

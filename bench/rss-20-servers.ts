@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadMcp } from "../src/main/mcp/source";
-import { Inbox } from "../src/main/inbox";
+import { Inbox, inboxWaitFor } from "../src/main/inbox";
 import { fixed, formatTable, mib } from "./lib/table";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const source = await loadMcp(
     { mcpServers: servers },
-    { waitFor: (request, ctx) => inbox.waitFor(request, { source: { server: ctx.server, agent: ctx.agent }, signal: ctx.signal }) },
+    { waitFor: inboxWaitFor(inbox) },
   );
   const loadMs = performance.now() - started;
   try {

@@ -2,7 +2,7 @@
 // one handler map. Electron (src/main/desktop) and browser mode (serve.ts) both compose this.
 import { randomBytes } from "node:crypto";
 import type { EventChannel, EventMap, ServerView, Settings } from "../shared/contract";
-import { Inbox, type InboxOptions } from "./inbox";
+import { Inbox, inboxWaitFor, type InboxOptions } from "./inbox";
 import type { McpSource } from "./mcp/types";
 import { startMcp } from "./mcp/source";
 import { createHandlers, type Handlers } from "./api/handlers";
@@ -113,12 +113,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   }
 
   const inbox = new Inbox(options.inbox);
-  const waitFor = {
-    waitFor: (request: Parameters<Inbox["waitFor"]>[0], ctx: { server: string; agent?: string; signal: AbortSignal }) =>
-      inbox.waitFor(request, { source: { server: ctx.server, ...(ctx.agent !== undefined ? { agent: ctx.agent } : {}) }, signal: ctx.signal }),
-  };
   const loadOptions = {
-    ...waitFor,
+    waitFor: inboxWaitFor(inbox),
     log,
     secret: (name: string) => secrets.get(name),
     ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),

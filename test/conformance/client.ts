@@ -7,7 +7,7 @@
 // Per scenario the server checks what it saw; this runner only has to initialize (loadMcp does),
 // list tools (loadMcp does) and call each listed tool once, then exit 0.
 import { loadMcp } from "../../src/main/mcp/source";
-import { Inbox } from "../../src/main/inbox";
+import { Inbox, inboxWaitFor } from "../../src/main/inbox";
 import type { McpSource } from "../../src/main/mcp/types";
 
 const url = process.argv[process.argv.length - 1];
@@ -60,7 +60,7 @@ async function main(): Promise<number> {
     source = await loadMcp(
       { mcpServers: { conformance: { url } } },
       {
-        waitFor: (request, ctx) => inbox.waitFor(request, { source: { server: ctx.server, agent: ctx.agent }, signal: ctx.signal }),
+        waitFor: inboxWaitFor(inbox),
         log,
       },
     );

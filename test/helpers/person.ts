@@ -1,5 +1,5 @@
 // A scripted person: sits on a real Inbox and answers each question with the next policy.
-import { Inbox } from "../../src/main/inbox";
+import { Inbox, inboxWaitFor } from "../../src/main/inbox";
 import type { WaitFor } from "../../src/main/mcp/types";
 import type { Answer, PendingEntry } from "../../src/shared/types";
 
@@ -31,7 +31,7 @@ export function scriptedPerson(policy: Policy = () => undefined, inbox = new Inb
   return {
     inbox,
     seen,
-    waitFor: (request, ctx) => inbox.waitFor(request, { source: { server: ctx.server, agent: ctx.agent }, signal: ctx.signal }),
+    waitFor: inboxWaitFor(inbox),
     nextQuestion: () => {
       const first = unclaimed[0];
       if (first) {

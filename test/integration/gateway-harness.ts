@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request as httpRequest } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { Inbox } from "../../src/main/inbox";
+import { Inbox, inboxWaitFor } from "../../src/main/inbox";
 import { loadMcp } from "../../src/main/mcp/source";
 import type { McpSource } from "../../src/main/mcp/types";
 import { startListener, type Listener } from "../../src/main/http/listener";
@@ -32,7 +32,7 @@ export async function startCompanion(options: { config?: unknown; everything?: b
   const inbox = new Inbox();
   const config = options.config ?? (options.everything === false ? { mcpServers: {} } : { mcpServers: { everything: everythingStdioCommand() } });
   const source = await loadMcp(config, {
-    waitFor: (request, ctx) => inbox.waitFor(request, { source: { server: ctx.server, agent: ctx.agent }, signal: ctx.signal }),
+    waitFor: inboxWaitFor(inbox),
   });
   const token = `test-${Math.random().toString(36).slice(2)}`;
   const gateway = createGatewayRoute({ source, inbox, idleSessionMs: options.idleSessionMs });
