@@ -1,0 +1,66 @@
+// Every bound on data that comes into the companion, in one place, each with the reason for its
+// number. Whatever arrives from a page, an agent or a server is checked against these before it is
+// stored, serialised or shown (README "Security" lists them for people).
+
+/** HTTP request bodies and WebSocket messages. A form answer or a §10 Request is a few KiB;
+ * 4 MiB leaves room for large schemas without letting one client make us buffer without end. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Nesting of any JSON value that arrives (bodies, WS messages, elicitation params, tool
+ * schemas, tool results). Real MCP schemas are under 10 levels; `JSON.stringify` and the
+ * structured clone of IPC throw a few thousand levels down. 64 is generous and far from both. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Nodes (values) in one arriving JSON value: bounds the work of walking, cloning and
+ * serialising it, whatever its byte size. 200k nodes is a ~4 MiB body of small values. */
+export const MAX_JSON_NODES = 200_000;
+
+/** A tool's `inputSchema` as kept and sent to pages: a schema over 256 KiB is not a form a
+ * person runs by hand, and each page load serialises every tool's schema. */
+export const MAX_TOOL_SCHEMA_BYTES = 256 * 1024;
+
+/** Tools kept per server: pages list them all; no real server offers thousands. */
+export const MAX_TOOLS_PER_SERVER = 1000;
+
+/** A tool result relayed to a page (the Servers view's run): above this the page gets a
+ * truncated text and the note that it was cut. The gateway forwards results unchanged. */
+export const MAX_RESULT_BYTES_TO_PAGE = 1024 * 1024;
+
+/** Form schemas (elicitation `requestedSchema`, a posted `data.schema`): a flat form of more
+ * than 100 fields is not a question a person answers. */
+export const MAX_FORM_PROPERTIES = 100;
+
+/** Options of one choice field (`enum`, `oneOf`, `items.anyOf`): a list longer than 1000 is not
+ * a choice a person can make, and each option is checked on every keystroke. */
+export const MAX_ENUM_OPTIONS = 1000;
+
+/** Any string inside a form schema (title, description, default, option label) and any text
+ * value a person submits. 10k characters is several screens. */
+export const MAX_SCHEMA_STRING = 10_000;
+
+/** A `pattern` in a form schema; runs on a linear-time engine (re2js), and a longer pattern is
+ * dropped rather than compiled. */
+export const MAX_PATTERN_LENGTH = 1000;
+
+/** A question's prompt (elicitation `message`, §10 `prompt`): shown whole to the person. */
+export const MAX_PROMPT_LENGTH = 20_000;
+
+/** A URL-mode URL: browsers accept ~2 MB, but nobody reviews a URL that long. */
+export const MAX_URL_LENGTH = 8 * 1024;
+
+/** Pending questions one MCP server may have at once; further ones are refused at once. */
+export const MAX_PENDING_PER_SERVER = 8;
+
+/** Pending questions posted through one gateway token/connection to /v1/requests, whatever
+ * `X-Agent-Name` says (the name is the caller's choice, so it cannot be the key). */
+export const MAX_PENDING_PER_CALLER = 16;
+
+/** Pending questions in the whole Inbox: a person cannot work through more; past it every
+ * new question is refused (429 for agents, cancel for servers) until some are answered. */
+export const MAX_PENDING_TOTAL = 200;
+
+/** How long quitting waits for servers to hear their `cancel` and for remote sessions to end. */
+export const QUIT_GRACE_MS = 3000;
+
+/** After the main process dies, however it dies, its stdio servers are gone within this. */
+export const ORPHAN_DEADLINE_MS = 5000;
