@@ -3,7 +3,11 @@
 // errors, so both agree. ajv compiles with `new Function`, which the page's CSP forbids.
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
+import { jsonBoundsProblem } from "../main/json-bounds";
+import { MAX_SCHEMA_STRING, MAX_TOOL_SCHEMA_BYTES } from "../main/limits";
+import { reduceFormSchema } from "./flat-schema";
 import { prepareFormData, type FormValue } from "./prepare-form-data";
+import { re2RegExp } from "./re2-engine";
 
 export { prepareFormData, type FormValue };
 
@@ -23,17 +27,27 @@ export interface CheckResult {
 
 type Schema = Record<string, unknown>;
 
-// strict: false because servers send `enumNames` and other non-standard keywords.
-const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+// strict: false because servers send `enumNames` and other non-standard keywords. `pattern` runs
+// on re2js (linear time); long enums and required lists compile to a loop, not to one comparison
+// per option in generated code (100k options would otherwise mean 100k lines to compile).
+const ajv = new Ajv({
+  strict: false,
+  allErrors: true,
+  validateFormats: true,
+  loopEnum: 64,
+  loopRequired: 64,
+  code: { regExp: re2RegExp },
+});
 addFormats(ajv);
 // Every elicitation arrives as a freshly parsed object, so validators are cached by the schema's
 // text: compiling costs about a millisecond, a cached check a few microseconds. The cache is
 // bounded so a long-running app does not keep every schema it ever saw.
 const MAX_COMPILED = 128;
 const compiled = new Map<string, ValidateFunction>();
+// A tool's schema object lives as long as its tool: found by identity, no re-serialising per check.
+const byObject = new WeakMap<object, { key: string; validate: ValidateFunction }>();
 
-function validatorFor(schema: Schema): ValidateFunction {
-  const key = JSON.stringify(schema);
+function validatorFor(schema: Schema, key = JSON.stringify(schema)): ValidateFunction {
   let validate = compiled.get(key);
   if (validate) {
     // Refresh its place so the least recently used one is evicted first.
@@ -74,23 +88,69 @@ function isFormValue(value: unknown): value is FormValue {
   return Array.isArray(value) && value.every((v) => typeof v === "string");
 }
 
-/** Prepares `submitted` against `schema` and validates the result. Never throws for bad data. */
-export function checkFormAnswer(schema: unknown, submitted: Record<string, unknown> | undefined): CheckResult {
-  if (!schema || typeof schema !== "object" || Array.isArray(schema)) {
-    return { ok: false, data: {}, errors: ["the question carries no form schema"], fieldErrors: { "": ["no form schema"] } };
-  }
-  const data = prepareFormData(schema as Schema, submitted);
-  const fieldErrors: Record<string, string[]> = {};
-  const add = (field: string, message: string) => (fieldErrors[field] ??= []).push(message);
+function refused(message: string): CheckResult {
+  return { ok: false, data: {}, errors: [message], fieldErrors: { "": [message] } };
+}
 
+/**
+ * Prepares `submitted` against a form `schema` and validates the result. The schema is first
+ * reduced to the flat form subset (flat-schema.ts), so the check is bounded whatever it says.
+ * Never throws for bad data or a bad schema.
+ */
+export function checkFormAnswer(schema: unknown, submitted: Record<string, unknown> | undefined): CheckResult {
+  if (!schema || typeof schema !== "object" || Array.isArray(schema)) return refused("the question carries no form schema");
+  const reduced = reduceFormSchema(schema);
+  if (!reduced.ok) return refused(`the form schema cannot be checked: ${reduced.problem}`);
+  return check(reduced.schema, submitted, () => validatorFor(reduced.schema), true);
+}
+
+/**
+ * The same check for a tool's arguments. A tool's `inputSchema` is general JSON Schema, so it is
+ * not reduced; it is bounded in size and depth instead, its patterns run on re2js, and its
+ * validator is compiled once per schema object.
+ */
+export function checkToolArguments(schema: unknown, submitted: Record<string, unknown> | undefined): CheckResult {
+  if (!schema || typeof schema !== "object" || Array.isArray(schema)) return refused("the tool carries no input schema");
+  const cached = byObject.get(schema);
+  const validator = (): ValidateFunction => {
+    if (cached && compiled.has(cached.key)) return validatorFor(schema as Schema, cached.key);
+    const problem = jsonBoundsProblem(schema);
+    if (problem) throw new Error(`the tool's input schema is too large: ${problem}`);
+    const key = JSON.stringify(schema);
+    if (key.length > MAX_TOOL_SCHEMA_BYTES) throw new Error(`the tool's input schema is larger than ${MAX_TOOL_SCHEMA_BYTES} bytes`);
+    const validate = validatorFor(schema as Schema, key);
+    byObject.set(schema, { key, validate });
+    return validate;
+  };
+  return check(schema as Schema, submitted, validator, false);
+}
+
+function check(schema: Schema, submitted: Record<string, unknown> | undefined, validator: () => ValidateFunction, form: boolean): CheckResult {
+  let data: Record<string, unknown>;
   let validate: ValidateFunction;
   try {
-    validate = validatorFor(schema as Schema);
+    data = prepareFormData(schema, submitted);
+    validate = validator();
   } catch (error) {
-    const message = `the form schema cannot be checked: ${(error as Error).message}`;
-    return { ok: false, data: {}, errors: [message], fieldErrors: { "": [message] } };
+    return refused(`the ${form ? "form" : "tool's input"} schema cannot be checked: ${(error as Error).message}`);
   }
-  if (!validate(data)) {
+  const fieldErrors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => (fieldErrors[field] ??= []).push(message);
+  if (form) {
+    // A person's text past the bound is refused before any keyword (format, pattern) reads it.
+    for (const [key, value] of Object.entries(data)) {
+      const long = typeof value === "string" ? value.length > MAX_SCHEMA_STRING : Array.isArray(value) && value.some((v) => typeof v === "string" && v.length > MAX_SCHEMA_STRING);
+      if (long) add(key, `is longer than ${MAX_SCHEMA_STRING} characters`);
+    }
+    if (Object.keys(fieldErrors).length > 0) return withErrors(data, fieldErrors);
+  }
+  let valid: boolean;
+  try {
+    valid = validate(data) as boolean;
+  } catch (error) {
+    return refused(`the ${form ? "form" : "tool's input"} could not be checked: ${(error as Error).message}`);
+  }
+  if (!valid) {
     const seen = new Set<string>();
     for (const error of validate.errors ?? []) {
       const { field, message } = describe(error);
@@ -100,11 +160,15 @@ export function checkFormAnswer(schema: unknown, submitted: Record<string, unkno
       add(field, message);
     }
   }
-  for (const [key, value] of Object.entries(data)) {
-    if (!isFormValue(value)) add(key, "must be text, a number, a yes/no or a list of choices");
+  if (form) {
+    for (const [key, value] of Object.entries(data)) {
+      if (!isFormValue(value)) add(key, "must be text, a number, a yes/no or a list of choices");
+    }
   }
-  const errors = Object.entries(fieldErrors).flatMap(([field, messages]) =>
-    messages.map((m) => (field ? `${field}: ${m}` : m)),
-  );
+  return withErrors(data, fieldErrors);
+}
+
+function withErrors(data: Record<string, unknown>, fieldErrors: Record<string, string[]>): CheckResult {
+  const errors = Object.entries(fieldErrors).flatMap(([field, messages]) => messages.map((m) => (field ? `${field}: ${m}` : m)));
   return { ok: errors.length === 0, data: data as Record<string, FormValue>, errors, fieldErrors };
 }

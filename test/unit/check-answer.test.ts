@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkFormAnswer, prepareFormData } from "../../src/forms/check-answer";
+import { checkFormAnswer, checkToolArguments, prepareFormData } from "../../src/forms/check-answer";
 
 const schema = () => ({
   type: "object",
@@ -75,5 +75,96 @@ describe("checkFormAnswer", () => {
       expect(checkFormAnswer(s, { [`f${i}`]: "x" }).ok).toBe(true);
       expect(checkFormAnswer(JSON.parse(JSON.stringify(s)), {}).ok).toBe(false);
     }
+  });
+});
+
+// Class 3 of issue 7: whatever the schema, a check returns in bounded time.
+describe("checks in bounded time", () => {
+  const evil = "a".repeat(40) + "!";
+  const timed = <T>(work: () => T): { value: T; ms: number } => {
+    const start = performance.now();
+    const value = work();
+    return { value, ms: performance.now() - start };
+  };
+
+  it("a catastrophic pattern inside allOf/anyOf does not run in a form check", () => {
+    const schema = {
+      type: "object",
+      properties: { s: { type: "string" } },
+      allOf: [{ properties: { s: { pattern: "^(a+)+$" } } }],
+      anyOf: [{ properties: { s: { pattern: "^(a|a)+$" } } }],
+    };
+    const { value, ms } = timed(() => checkFormAnswer(schema, { s: evil }));
+    expect(ms).toBeLessThan(200);
+    expect(value.ok).toBe(true);
+  });
+
+  it("a catastrophic pattern on a field runs in linear time and still checks", () => {
+    const schema = { type: "object", properties: { s: { type: "string", pattern: "^(a+)+$" } } };
+    const { value, ms } = timed(() => checkFormAnswer(schema, { s: evil }));
+    expect(ms).toBeLessThan(200);
+    expect(value.fieldErrors.s).toHaveLength(1);
+    expect(checkFormAnswer(schema, { s: "aaaa" }).ok).toBe(true);
+  });
+
+  it("a tool's schema keeps allOf/anyOf, and its patterns run on re2js", () => {
+    const schema = {
+      type: "object",
+      properties: { s: { type: "string" } },
+      allOf: [{ anyOf: [{ properties: { s: { pattern: "^(a+)+$" } } }, { properties: { s: { pattern: "^(a|aa)+$" } } }] }],
+    };
+    const { value, ms } = timed(() => checkToolArguments(schema, { s: evil }));
+    expect(ms).toBeLessThan(200);
+    expect(value.ok).toBe(false);
+    expect(checkToolArguments(schema, { s: "aaa" }).ok).toBe(true);
+  });
+
+  it("a pattern re2js cannot compile, or one too long, is dropped rather than compiled", () => {
+    const schema = { type: "object", properties: { s: { type: "string", pattern: "^(?=a)(a+)+$" }, t: { type: "string", pattern: "(a+)+" + "b".repeat(2000) } } };
+    const { value, ms } = timed(() => checkToolArguments(schema, { s: evil, t: evil }));
+    expect(ms).toBeLessThan(200);
+    expect(value.ok).toBe(true);
+    expect(checkFormAnswer(schema, { s: evil, t: evil }).ok).toBe(true);
+  });
+
+  it("a 100k-option enum is refused for a form with a reason, and checked quickly for a tool", () => {
+    const options = Array.from({ length: 100_000 }, (_, i) => `o${i}`);
+    const schema = { type: "object", properties: { c: { type: "string", enum: options } } };
+    const form = timed(() => checkFormAnswer(schema, { c: "o99999" }));
+    expect(form.ms).toBeLessThan(200);
+    expect(form.value.ok).toBe(false);
+    expect(form.value.errors[0]).toMatch(/100000 choices; at most 1000/);
+    const tool = timed(() => checkToolArguments(schema, { c: "o99999" }));
+    expect(tool.ms).toBeLessThan(200);
+    expect(tool.value.errors[0]).toMatch(/input schema is larger than/);
+  });
+
+  it("refuses forms past the property and string limits, with a reason", () => {
+    const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, { type: "string" }]));
+    expect(checkFormAnswer({ type: "object", properties: many }, {}).errors[0]).toMatch(/101 fields; at most 100/);
+    const long = { type: "object", properties: { a: { type: "string", title: "x".repeat(10_001) } } };
+    expect(checkFormAnswer(long, {}).errors[0]).toMatch(/longer than 10000 characters/);
+    const ok = checkFormAnswer({ type: "object", properties: { a: { type: "string" } } }, { a: "y".repeat(10_001) });
+    expect(ok.fieldErrors.a).toEqual(["is longer than 10000 characters"]);
+  });
+
+  it("a deep tool schema gives a clear message, never a throw", () => {
+    let deep: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 10_000; i++) deep = { anyOf: [deep] };
+    const { value, ms } = timed(() => checkToolArguments({ type: "object", properties: { x: deep } }, { x: "a" }));
+    expect(ms).toBeLessThan(200);
+    expect(value.errors[0]).toMatch(/nested more than 64 levels/);
+    const form = timed(() => checkFormAnswer({ type: "object", properties: { x: deep } }, { x: "a" }));
+    expect(form.ms).toBeLessThan(200);
+    expect(form.value.ok).toBe(true);
+  });
+
+  it("the tool validator is compiled once per schema object", () => {
+    const schema = { type: "object", properties: { n: { type: "integer" } }, required: ["n"] };
+    checkToolArguments(schema, { n: 1 });
+    const { ms } = timed(() => {
+      for (let i = 0; i < 1000; i++) checkToolArguments(schema, { n: i });
+    });
+    expect(ms).toBeLessThan(200);
   });
 });

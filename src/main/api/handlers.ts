@@ -3,8 +3,9 @@
 // an error the transport wraps into an Envelope.
 import type { FormCheck, InvokeChannel, InvokeResult, ServerView } from "../../shared/contract";
 import type { Answer, ToolRunResult } from "../../shared/types";
-import { checkFormAnswer } from "../../forms/check-answer";
+import { checkFormAnswer, checkToolArguments } from "../../forms/check-answer";
 import { InboxError, type Inbox } from "../inbox";
+import { outputForPage } from "../mcp/result";
 import type { McpSource, McpTool } from "../mcp/types";
 import { ArgumentError, HandlerError } from "./envelope";
 import { GATEWAY_TOKEN_SECRET, type SecretStore } from "./secret-store";
@@ -52,8 +53,8 @@ function objectField(channel: string, input: Record<string, unknown>, key: strin
 }
 
 /** The page's view of a check: what it may show, not the prepared data (main prepares on answer). */
-function formCheck(schema: unknown, data: Record<string, unknown>): FormCheck {
-  const { ok, errors, fieldErrors } = checkFormAnswer(schema, data);
+function formCheck(schema: unknown, data: Record<string, unknown>, check = checkFormAnswer): FormCheck {
+  const { ok, errors, fieldErrors } = check(schema, data);
   return { ok, errors, fieldErrors };
 }
 
@@ -107,7 +108,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const args = input.args ?? {};
       if (!isPlainObject(args)) throw new ArgumentError('tools:run: "args" must be an object.');
       const result = await toolNamed(deps.source(), name).execute(args);
-      return { output: result.output, isError: result.isError };
+      // The page gets a bounded text; the gateway (not this handler) forwards results whole.
+      return { output: outputForPage(result.output), isError: result.isError };
     },
 
     // The page's inline errors come from here, so they are exactly what inbox.answer will enforce.
@@ -126,7 +128,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const input = objectArg("tools:check", arg);
       const name = stringField("tools:check", input, "tool", 512);
       const args = objectField("tools:check", input, "args");
-      return formCheck(toolNamed(deps.source(), name).inputSchema, args);
+      return formCheck(toolNamed(deps.source(), name).inputSchema, args, checkToolArguments);
     },
 
     "url:open": async (arg) => {
