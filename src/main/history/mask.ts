@@ -1,0 +1,104 @@
+// What history may keep of an answer. A form field that looks like a credential (by its key, its
+// title, `format: "password"` or `writeOnly`) is stored as MASK, whatever the person typed; a URL
+// keeps only its origin and path, because tokens ride in query strings and fragments.
+import { MAX_FORM_PROPERTIES } from "../limits";
+import type { AskedField } from "./types";
+
+export const MASK = "••••••";
+
+/** Longest text kept for one answered string (after masking): history is a record, not a copy. */
+const MAX_KEPT_STRING = 2_000;
+/** Nesting kept of an agent's free-form answer; deeper values are summarised. */
+const MAX_KEPT_DEPTH = 8;
+/** Keys kept per object / items per array of a free-form answer. */
+const MAX_KEPT_ENTRIES = 200;
+
+// Whole words only ("pin" but not "spinner", "token" in "accessToken"): split camelCase first.
+const CREDENTIAL_WORDS = /(?:^|[^a-z0-9])(?:passwords?|passwd|secrets?|tokens?|api[-_ ]?keys?|credentials?|pins?|otps?|passphrases?)(?=$|[^a-z0-9])/;
+
+export function isCredentialName(name: string): boolean {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+  return CREDENTIAL_WORDS.test(words);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function schemaProperties(schema: unknown): Record<string, unknown> {
+  if (!isObject(schema) || !isObject(schema.properties)) return {};
+  return schema.properties;
+}
+
+/** A field the person must not see echoed back, judged from its key and its schema. */
+export function isCredentialField(key: string, property: unknown): boolean {
+  if (isCredentialName(key)) return true;
+  if (!isObject(property)) return false;
+  if (property.format === "password" || property.writeOnly === true) return true;
+  return typeof property.title === "string" && isCredentialName(property.title);
+}
+
+/** The fields a form asked for: keys and titles, never defaults or values. */
+export function fieldsAsked(schema: unknown): AskedField[] {
+  const fields: AskedField[] = [];
+  for (const [key, property] of Object.entries(schemaProperties(schema))) {
+    if (fields.length >= MAX_FORM_PROPERTIES) break;
+    const title = isObject(property) && typeof property.title === "string" ? property.title.slice(0, 200) : undefined;
+    fields.push(title ? { key: key.slice(0, 200), title } : { key: key.slice(0, 200) });
+  }
+  return fields;
+}
+
+/** `origin + pathname` of an http(s) URL; undefined for anything that is not one. */
+export function reduceUrl(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return undefined;
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`]+/gi;
+
+/** Text with every http(s) URL in it reduced to origin and path. */
+export function reduceUrlsIn(text: string): string {
+  if (!text.includes("://")) return text;
+  return text.replace(URL_IN_TEXT, (url) => reduceUrl(url) ?? "[url]");
+}
+
+function keepString(value: string): string {
+  const reduced = reduceUrlsIn(value);
+  return reduced.length > MAX_KEPT_STRING ? `${reduced.slice(0, MAX_KEPT_STRING)}…` : reduced;
+}
+
+/** An agent's free-form value: credential-named keys masked at any depth, URLs reduced. */
+function keepValue(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return keepString(value);
+  if (typeof value === "number" || typeof value === "boolean" || value === null) return value;
+  if (depth >= MAX_KEPT_DEPTH) return "[nested too deep]";
+  if (Array.isArray(value)) return value.slice(0, MAX_KEPT_ENTRIES).map((item) => keepValue(item, depth + 1));
+  if (isObject(value)) {
+    const kept: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value).slice(0, MAX_KEPT_ENTRIES)) {
+      kept[key] = isCredentialName(key) ? MASK : keepValue(item, depth + 1);
+    }
+    return kept;
+  }
+  return undefined;
+}
+
+/**
+ * The answer data as history keeps it. `schema` is the form's schema when there is one: its
+ * properties decide which fields are credentials (key, title, format, writeOnly).
+ */
+export function maskAnswer(data: Record<string, unknown>, schema?: unknown): Record<string, unknown> {
+  const properties = schemaProperties(schema);
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data).slice(0, MAX_KEPT_ENTRIES)) {
+    kept[key] = isCredentialField(key, properties[key]) ? MASK : keepValue(value, 1);
+  }
+  return kept;
+}

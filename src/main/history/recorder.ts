@@ -1,0 +1,232 @@
+// Records what happens in the Inbox into the history store. It listens to Inbox events and never
+// throws back into them: every write is queued and tried at once (a few tens of microseconds); a
+// locked database is retried a few times on timers (never blocking the event loop), then the
+// record is dropped with one log line; a corrupt file is moved aside by the store. Answering a
+// question never waits on, or fails because of, history.
+import type { Answer, InboxEvent, PendingEntry, Request } from "../../shared/types";
+import type { Inbox } from "../inbox";
+import { MAX_PROMPT_LENGTH } from "../limits";
+import { fieldsAsked, maskAnswer, reduceUrl, reduceUrlsIn } from "./mask";
+import { HistoryBusyError, type HistoryStore, type NewQuestion, type Settlement } from "./store";
+import { HISTORY_BY, type HistoryBy, type HistoryStatus } from "./types";
+
+export interface HistoryOptions {
+  log?: (line: string) => void;
+  now?: () => number;
+  /**
+   * Who settled question `id` when the event does not say: the hook where rules answer. The
+   * Inbox may later carry `by` on its "answered" event itself; that wins. Default: the person.
+   */
+  answeredBy?: (id: string, answer: Answer) => HistoryBy | undefined;
+  /** Waits between tries while another connection holds the write lock; then the record is dropped. */
+  retryDelaysMs?: readonly number[];
+  /** Writes waiting behind a lock at most; past it new records are dropped at once. */
+  maxQueued?: number;
+  /** How often retention runs after the sweep at start. */
+  sweepEveryMs?: number;
+}
+
+export interface HistoryRecorder {
+  status(): HistoryStatus;
+  /** Runs retention now (also at start and daily); returns rows removed. */
+  sweep(): number;
+  /** Resolves once every queued write has been written or dropped (tests, shutdown). */
+  flush(): Promise<void>;
+  stop(): void;
+}
+
+const DEFAULT_RETRY_DELAYS_MS = [10, 30, 100, 300];
+const DEFAULT_MAX_QUEUED = 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+interface Open {
+  question: NewQuestion;
+  schema: unknown;
+}
+
+interface Write {
+  what: string;
+  run: () => void;
+  tries: number;
+}
+
+/** The question as history keeps it: prompt and URL without query tokens, fields without values. */
+export function questionRecord(request: Request, source: PendingEntry["source"], receivedAt: number): NewQuestion {
+  const question: NewQuestion = {
+    requestId: String(request.id).slice(0, 512),
+    kind: String(request.kind).slice(0, 100),
+    prompt: reduceUrlsIn(String(request.prompt ?? "")).slice(0, MAX_PROMPT_LENGTH),
+    fields: request.kind === "input" ? fieldsAsked(request.data?.schema) : [],
+    outcome: "pending",
+    receivedAt,
+  };
+  if (source.server !== undefined) question.server = source.server;
+  if (source.agent !== undefined) question.agent = source.agent;
+  const url = typeof request.url === "string" ? reduceUrl(request.url) : undefined;
+  if (url !== undefined) question.url = url;
+  return question;
+}
+
+function answerSettlement(answer: Answer, schema: unknown, by: HistoryBy, settledAt: number): Settlement {
+  if (answer.ok) {
+    // URL mode carries no data: "accepted" is the whole of it (the person consented to open it).
+    return answer.data ? { outcome: "accepted", by, answer: maskAnswer(answer.data, schema), settledAt } : { outcome: "accepted", by, settledAt };
+  }
+  const reason = answer.reason ?? "cancelled";
+  const outcome = reason === "declined" ? "declined" : reason === "expired" ? "expired" : "cancelled";
+  return { outcome, by, reason: reason.slice(0, 1000), settledAt };
+}
+
+function withdrawSettlement(event: Extract<InboxEvent, { type: "withdrawn" }>, settledAt: number): Settlement {
+  const outcome = event.reason === "expired" ? "expired" : event.reason === "closed" ? "cancelled" : "withdrawn";
+  return { outcome, by: "companion", reason: (event.message ?? event.reason).slice(0, 1000), settledAt };
+}
+
+function eventBy(event: InboxEvent): HistoryBy | undefined {
+  const by = (event as { by?: unknown }).by;
+  return typeof by === "string" && (HISTORY_BY as readonly string[]).includes(by) ? (by as HistoryBy) : undefined;
+}
+
+export function attachHistory(inbox: Inbox, store: HistoryStore, options: HistoryOptions = {}): HistoryRecorder {
+  const log = options.log ?? (() => {});
+  const now = options.now ?? Date.now;
+  const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
+  const open = new Map<string, Open>();
+  const queue: Write[] = [];
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let trouble: string | undefined;
+  let droppedInTrouble = 0;
+  let waiters: (() => void)[] = [];
+  let stopped = false;
+
+  const drop = (write: Write, why: string) => {
+    store.noteDropped(why);
+    droppedInTrouble++;
+    // One line when trouble starts, one when it ends; not one per record.
+    if (trouble === undefined) log(`history: could not record (${why}); answering is unaffected, records are dropped until it clears.`);
+    trouble = why;
+  };
+
+  const pump = () => {
+    retryTimer = undefined;
+    while (queue.length > 0) {
+      const write = queue[0];
+      try {
+        write.run();
+        if (trouble !== undefined) {
+          log(`history: recording again (${droppedInTrouble} record(s) dropped while ${trouble}).`);
+          trouble = undefined;
+          droppedInTrouble = 0;
+          store.noteRecovered();
+        }
+      } catch (error) {
+        if (error instanceof HistoryBusyError && write.tries < delays.length && !stopped) {
+          retryTimer = setTimeout(pump, delays[write.tries++]);
+          retryTimer.unref?.();
+          return;
+        }
+        drop(write, error instanceof HistoryBusyError ? "the database is locked by another connection" : (error as Error).message);
+      }
+      queue.shift();
+    }
+    const done = waiters;
+    waiters = [];
+    for (const resolve of done) resolve();
+  };
+
+  const enqueue = (what: string, run: () => void) => {
+    if (stopped) return;
+    const write = { what, run, tries: 0 };
+    if (queue.length >= maxQueued) {
+      drop(write, `${queue.length} records are already waiting on the database`);
+      return;
+    }
+    queue.push(write);
+    if (retryTimer === undefined) pump();
+  };
+
+  const settle = (id: string, settlement: Settlement) => {
+    const entry = open.get(id);
+    if (!entry) return; // not recorded (history was off when it arrived)
+    open.delete(id);
+    enqueue("settle", () => {
+      // Its insert may have been dropped behind a lock: then the whole record goes in now.
+      if (!store.settle(id, settlement)) store.insert({ ...entry.question, ...settlement });
+    });
+  };
+
+  const onEvent = (event: InboxEvent) => {
+    switch (event.type) {
+      case "added": {
+        if (!store.settings().enabled) return;
+        const { request, source, receivedAt } = event.entry;
+        const question = questionRecord(request, source, receivedAt);
+        open.set(request.id, { question, schema: request.kind === "input" ? request.data?.schema : undefined });
+        enqueue("insert", () => void store.insert(question));
+        return;
+      }
+      case "answered": {
+        const entry = open.get(event.id);
+        if (!entry) return;
+        const by = eventBy(event) ?? options.answeredBy?.(event.id, event.answer) ?? "person";
+        settle(event.id, answerSettlement(event.answer, entry.schema, by, now()));
+        return;
+      }
+      case "withdrawn":
+        settle(event.id, withdrawSettlement(event, now()));
+        return;
+      case "refused": {
+        if (!store.settings().enabled) return;
+        const at = now();
+        const question = questionRecord(event.request, event.source, at);
+        enqueue("refused", () => void store.insert({ ...question, outcome: "refused", by: "companion", reason: event.reason.slice(0, 1000), settledAt: at }));
+        return;
+      }
+    }
+  };
+
+  const sweep = (): number => {
+    try {
+      const removed = store.sweep(store.settings().days);
+      if (removed > 0) log(`history: removed ${removed} record(s) older than ${store.settings().days} days.`);
+      return removed;
+    } catch (error) {
+      log(`history: retention sweep failed: ${(error as Error).message}`);
+      return 0;
+    }
+  };
+
+  try {
+    const interrupted = store.closeInterrupted();
+    if (interrupted > 0) log(`history: ${interrupted} question(s) were still open when the companion last stopped.`);
+  } catch (error) {
+    log(`history: ${(error as Error).message}`);
+  }
+  sweep();
+  const sweepTimer = setInterval(sweep, options.sweepEveryMs ?? DAY_MS);
+  sweepTimer.unref?.();
+  const unsubscribe = inbox.on((event) => {
+    try {
+      onEvent(event);
+    } catch (error) {
+      log(`history: ${(error as Error).message}`);
+    }
+  });
+
+  return {
+    status: () => store.status(),
+    sweep,
+    flush: () => (queue.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+    stop() {
+      stopped = true;
+      unsubscribe();
+      clearInterval(sweepTimer);
+      if (retryTimer) clearTimeout(retryTimer);
+      retryTimer = undefined;
+      const done = waiters;
+      waiters = [];
+      for (const resolve of done) resolve();
+    },
+  };
+}

@@ -1,0 +1,459 @@
+// The history database: one SQLite file (better-sqlite3, WAL) in the app's data folder. Opening
+// never throws: a file that is not a database, or is corrupt, is moved aside and a fresh one
+// started; a file that cannot be opened at all leaves the store `unavailable` (see status()),
+// and it tries again on a later write. Writes throw HistoryBusyError while another connection
+// holds the write lock, so the caller can retry without blocking the event loop (busy timeout 0).
+import Database from "better-sqlite3";
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import path from "node:path";
+import { migrate, SCHEMA_VERSION } from "./migrations";
+import { defaultHistoryPath } from "./paths";
+import {
+  DEFAULT_HISTORY_SETTINGS,
+  HISTORY_BY,
+  HISTORY_OUTCOMES,
+  MAX_HISTORY_DAYS,
+  type AskedField,
+  type HistoryBy,
+  type HistoryOutcome,
+  type HistoryPage,
+  type HistoryQuery,
+  type HistoryRecord,
+  type HistorySettings,
+  type HistoryStatus,
+} from "./types";
+
+export interface HistoryStoreOptions {
+  /** The database file; defaults to defaultHistoryPath(). */
+  path?: string;
+  log?: (line: string) => void;
+  /** Open for reading only (the CLI): no migrations, no file created. */
+  readonly?: boolean;
+  /** Milliseconds a connection waits on a lock. 0 for the app (it retries without blocking). */
+  busyTimeoutMs?: number;
+  /** Use LIKE even where FTS5 exists (tests of the fallback). */
+  noFts?: boolean;
+  now?: () => number;
+}
+
+/** A question as it arrives, ready to store (already masked). */
+export interface NewQuestion {
+  requestId: string;
+  kind: string;
+  prompt: string;
+  server?: string;
+  agent?: string;
+  url?: string;
+  fields: AskedField[];
+  outcome: HistoryOutcome;
+  by?: HistoryBy;
+  reason?: string;
+  answer?: Record<string, unknown>;
+  receivedAt: number;
+  settledAt?: number;
+}
+
+/** How a pending question ended. */
+export interface Settlement {
+  outcome: Exclude<HistoryOutcome, "pending">;
+  by: HistoryBy;
+  reason?: string;
+  answer?: Record<string, unknown>;
+  settledAt: number;
+}
+
+export class HistoryBusyError extends Error {
+  constructor(cause: Error) {
+    super(`history is locked by another connection (${cause.message})`);
+  }
+}
+
+export class HistoryUnavailableError extends Error {}
+
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1000;
+const MAX_OFFSET = 10_000_000;
+const MAX_QUERY_WORDS = 16;
+const MAX_QUERY_LENGTH = 500;
+/** A store that could not open tries again on a write at most this often. */
+const REOPEN_AFTER_MS = 5_000;
+
+interface Row {
+  id: number;
+  request_id: string;
+  kind: string;
+  prompt: string;
+  server: string | null;
+  agent: string | null;
+  url: string | null;
+  fields: string;
+  outcome: string;
+  by: string | null;
+  reason: string | null;
+  answer: string | null;
+  received_at: number;
+  settled_at: number | null;
+  answer_ms: number | null;
+}
+
+function sqliteCode(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" ? code : "";
+}
+
+export function isBusy(error: unknown): boolean {
+  const code = sqliteCode(error);
+  return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
+}
+
+export function isCorrupt(error: unknown): boolean {
+  const code = sqliteCode(error);
+  return code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB";
+}
+
+function parseJson<T>(text: string | null, fallback: T): T {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+function toRecord(row: Row): HistoryRecord {
+  const record: HistoryRecord = {
+    rowId: row.id,
+    requestId: row.request_id,
+    kind: row.kind,
+    prompt: row.prompt,
+    fields: parseJson<AskedField[]>(row.fields, []),
+    outcome: (HISTORY_OUTCOMES as readonly string[]).includes(row.outcome) ? (row.outcome as HistoryOutcome) : "cancelled",
+    receivedAt: row.received_at,
+  };
+  if (row.server !== null) record.server = row.server;
+  if (row.agent !== null) record.agent = row.agent;
+  if (row.url !== null) record.url = row.url;
+  if (row.by !== null && (HISTORY_BY as readonly string[]).includes(row.by)) record.by = row.by as HistoryBy;
+  if (row.reason !== null) record.reason = row.reason;
+  const answer = parseJson<unknown>(row.answer, undefined);
+  if (answer !== null && typeof answer === "object" && !Array.isArray(answer)) record.answer = answer as Record<string, unknown>;
+  if (row.settled_at !== null) record.settledAt = row.settled_at;
+  if (row.answer_ms !== null) record.answerMs = row.answer_ms;
+  return record;
+}
+
+/** The person's words as an FTS5 query: every word must match as a prefix; syntax is never theirs. */
+export function ftsQuery(words: string[]): string {
+  return words.map((word) => `"${word.replace(/"/g, '""')}"*`).join(" ");
+}
+
+function likePattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function stamp(now: number): string {
+  return new Date(now).toISOString().replace(/[:.]/g, "-");
+}
+
+export class HistoryStore {
+  readonly path: string;
+  private db: Database.Database | undefined;
+  private fts = false;
+  private readonly statements = new Map<string, Database.Statement>();
+  private detail: string | undefined;
+  private dropped = 0;
+  private lastOpenAttempt = 0;
+  /** Settings are read on every question; they change only through setSettings. */
+  private cachedSettings: HistorySettings | undefined;
+  private readonly log: (line: string) => void;
+  private readonly now: () => number;
+
+  constructor(private readonly options: HistoryStoreOptions = {}) {
+    this.path = path.resolve(options.path ?? defaultHistoryPath());
+    this.log = options.log ?? (() => {});
+    this.now = options.now ?? Date.now;
+    this.tryOpen();
+  }
+
+  status(): HistoryStatus {
+    const status: HistoryStatus = {
+      state: this.db ? "ok" : "unavailable",
+      path: this.path,
+      dropped: this.dropped,
+      search: this.fts ? "fts5" : "like",
+    };
+    if (this.detail !== undefined) status.detail = this.detail;
+    return status;
+  }
+
+  /** The recorder gave up on a record; counted for status(). */
+  noteDropped(detail: string): void {
+    this.dropped++;
+    this.detail = detail;
+  }
+
+  /** A write went through after trouble: the problem is over. */
+  noteRecovered(): void {
+    this.detail = undefined;
+  }
+
+  /** Inserts a question; returns its row id. */
+  insert(question: NewQuestion): number {
+    return this.run("insert", (db) => {
+      const result = this.statement(
+        db,
+        `INSERT INTO questions (request_id, kind, prompt, server, agent, url, fields, outcome, by, reason, answer, received_at, settled_at, answer_ms)
+         VALUES (@requestId, @kind, @prompt, @server, @agent, @url, @fields, @outcome, @by, @reason, @answer, @receivedAt, @settledAt, @answerMs)`,
+      ).run({
+        requestId: question.requestId,
+        kind: question.kind,
+        prompt: question.prompt,
+        server: question.server ?? null,
+        agent: question.agent ?? null,
+        url: question.url ?? null,
+        fields: JSON.stringify(question.fields),
+        outcome: question.outcome,
+        by: question.by ?? null,
+        reason: question.reason ?? null,
+        answer: question.answer === undefined ? null : JSON.stringify(question.answer),
+        receivedAt: question.receivedAt,
+        settledAt: question.settledAt ?? null,
+        answerMs: question.settledAt === undefined ? null : Math.max(0, question.settledAt - question.receivedAt),
+      });
+      return Number(result.lastInsertRowid);
+    });
+  }
+
+  /** Settles the pending row of `requestId`; false when there is none (its insert was dropped). */
+  settle(requestId: string, settlement: Settlement): boolean {
+    return this.run("settle", (db) => {
+      const result = this.statement(
+        db,
+        `UPDATE questions SET outcome = @outcome, by = @by, reason = @reason, answer = @answer,
+           settled_at = @settledAt, answer_ms = MAX(0, @settledAt - received_at)
+         WHERE request_id = @requestId AND outcome = 'pending'`,
+      ).run({
+        requestId,
+        outcome: settlement.outcome,
+        by: settlement.by,
+        reason: settlement.reason ?? null,
+        answer: settlement.answer === undefined ? null : JSON.stringify(settlement.answer),
+        settledAt: settlement.settledAt,
+      });
+      return result.changes > 0;
+    });
+  }
+
+  /** Rows left pending by a companion that stopped without closing (crash, kill): said so. */
+  closeInterrupted(): number {
+    return this.run("close interrupted", (db) =>
+      this.statement(
+        db,
+        `UPDATE questions SET outcome = 'withdrawn', by = 'companion', reason = 'the companion stopped before it was answered',
+           settled_at = @now, answer_ms = MAX(0, @now - received_at) WHERE outcome = 'pending'`,
+      ).run({ now: this.now() }).changes,
+    );
+  }
+
+  list(query: HistoryQuery = {}): HistoryPage {
+    return this.run("list", (db) => {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      const words = (query.query ?? "").slice(0, MAX_QUERY_LENGTH).split(/\s+/).filter(Boolean).slice(0, MAX_QUERY_WORDS);
+      if (words.length > 0 && this.fts) {
+        where.push("id IN (SELECT rowid FROM questions_fts WHERE questions_fts MATCH ?)");
+        params.push(ftsQuery(words));
+      } else {
+        for (const word of words) {
+          where.push("(prompt LIKE ? ESCAPE '\\' OR server LIKE ? ESCAPE '\\' OR agent LIKE ? ESCAPE '\\' OR fields LIKE ? ESCAPE '\\')");
+          const pattern = likePattern(word);
+          params.push(pattern, pattern, pattern, pattern);
+        }
+      }
+      for (const [column, value] of [["kind", query.kind], ["outcome", query.outcome], ["server", query.server], ["agent", query.agent]] as const) {
+        if (value !== undefined && value !== "") {
+          where.push(`${column} = ?`);
+          params.push(value);
+        }
+      }
+      if (query.since !== undefined) {
+        where.push("received_at >= ?");
+        params.push(query.since);
+      }
+      if (query.until !== undefined) {
+        where.push("received_at < ?");
+        params.push(query.until);
+      }
+      const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_LIMIT)));
+      const offset = Math.min(MAX_OFFSET, Math.max(0, Math.floor(query.offset ?? 0)));
+      const sql = `SELECT * FROM questions${where.length ? ` WHERE ${where.join(" AND ")}` : ""}
+        ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`;
+      const rows = this.statement(db, sql).all(...params, limit + 1, offset) as Row[];
+      return { items: rows.slice(0, limit).map(toRecord), hasMore: rows.length > limit };
+    });
+  }
+
+  /** Deletes rows received before `days` ago (pending ones stay); returns how many. */
+  sweep(days: number): number {
+    const cutoff = this.now() - days * 24 * 60 * 60 * 1000;
+    return this.run("sweep", (db) => {
+      const removed = this.statement(db, "DELETE FROM questions WHERE received_at < ? AND outcome != 'pending'").run(cutoff).changes;
+      // Merge the index's segments so swept words leave the file too (secure_delete does the rows).
+      if (removed > 0 && this.fts) db.exec("INSERT INTO questions_fts (questions_fts) VALUES ('optimize')");
+      return removed;
+    });
+  }
+
+  /** Forgets everything recorded; returns how many rows went. */
+  clear(): number {
+    return this.run("clear", (db) => {
+      const removed = db.transaction(() => {
+        const changes = this.statement(db, "DELETE FROM questions").run().changes;
+        if (this.fts) db.exec("INSERT INTO questions_fts (questions_fts) VALUES ('delete-all')");
+        return changes;
+      })();
+      // Leave nothing of the old rows in the write-ahead log either.
+      db.pragma("wal_checkpoint(TRUNCATE)");
+      return removed;
+    });
+  }
+
+  settings(): HistorySettings {
+    if (!this.db) return { ...DEFAULT_HISTORY_SETTINGS };
+    if (this.cachedSettings) return { ...this.cachedSettings };
+    try {
+      const rows = this.statement(this.db, "SELECT key, value FROM settings").all() as { key: string; value: string }[];
+      const map = new Map(rows.map((r) => [r.key, r.value]));
+      const days = Number(map.get("days"));
+      this.cachedSettings = {
+        enabled: map.has("enabled") ? map.get("enabled") === "1" : DEFAULT_HISTORY_SETTINGS.enabled,
+        days: Number.isInteger(days) && days >= 1 && days <= MAX_HISTORY_DAYS ? days : DEFAULT_HISTORY_SETTINGS.days,
+      };
+      return { ...this.cachedSettings };
+    } catch {
+      return { ...DEFAULT_HISTORY_SETTINGS };
+    }
+  }
+
+  setSettings(change: Partial<HistorySettings>): HistorySettings {
+    if (change.days !== undefined && (!Number.isInteger(change.days) || change.days < 1 || change.days > MAX_HISTORY_DAYS)) {
+      throw new RangeError(`Days to keep must be a whole number from 1 to ${MAX_HISTORY_DAYS}.`);
+    }
+    this.cachedSettings = undefined;
+    this.run("settings", (db) => {
+      const put = this.statement(db, "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+      db.transaction(() => {
+        if (change.enabled !== undefined) put.run("enabled", change.enabled ? "1" : "0");
+        if (change.days !== undefined) put.run("days", String(change.days));
+      })();
+    });
+    return this.settings();
+  }
+
+  close(): void {
+    const db = this.db;
+    this.db = undefined;
+    this.statements.clear();
+    this.cachedSettings = undefined;
+    try {
+      db?.close();
+    } catch {
+      // Closing a broken handle is best effort.
+    }
+  }
+
+  private statement(db: Database.Database, sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Runs `fn` on an open database; a corrupt file is moved aside once and `fn` tried again. */
+  private run<T>(what: string, fn: (db: Database.Database) => T): T {
+    const db = this.ensureOpen();
+    try {
+      return fn(db);
+    } catch (error) {
+      if (isBusy(error)) throw new HistoryBusyError(error as Error);
+      if (!isCorrupt(error) || this.options.readonly) throw error;
+      this.log(`history: ${what} found ${this.path} corrupt (${(error as Error).message}).`);
+      this.close();
+      this.moveAside();
+      return fn(this.ensureOpen(true));
+    }
+  }
+
+  private ensureOpen(force = false): Database.Database {
+    if (!this.db && (force || this.now() - this.lastOpenAttempt >= REOPEN_AFTER_MS)) this.tryOpen();
+    if (!this.db) throw new HistoryUnavailableError(`history is unavailable: ${this.detail ?? "the database could not be opened"}`);
+    return this.db;
+  }
+
+  private tryOpen(): void {
+    this.lastOpenAttempt = this.now();
+    try {
+      this.db = this.openOnce();
+      this.detail = undefined;
+    } catch (error) {
+      if (isCorrupt(error) && !this.options.readonly) {
+        this.log(`history: ${this.path} is not a usable database (${(error as Error).message}).`);
+        this.moveAside();
+        try {
+          this.db = this.openOnce();
+          this.detail = undefined;
+          return;
+        } catch (again) {
+          error = again;
+        }
+      }
+      this.db = undefined;
+      this.detail = `could not open ${this.path}: ${(error as Error).message}`;
+      this.log(`history: ${this.detail}`);
+    }
+  }
+
+  private openOnce(): Database.Database {
+    const readonly = this.options.readonly === true;
+    if (!readonly) mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
+    const created = !readonly && !existsSync(this.path);
+    const db = new Database(this.path, { readonly, fileMustExist: readonly, timeout: this.options.busyTimeoutMs ?? 0 });
+    try {
+      if (created) chmodSync(this.path, 0o600); // prompts and answers are the person's own
+      if (!readonly) {
+        db.pragma("journal_mode = WAL");
+        db.pragma("synchronous = NORMAL"); // WAL + NORMAL: durable across app crashes, fast commits
+        db.pragma("secure_delete = ON"); // swept and cleared rows are overwritten, not just unlinked
+        migrate(db);
+      } else {
+        const version = db.pragma("user_version", { simple: true }) as number;
+        if (version > SCHEMA_VERSION) throw new Error(`history was written by a newer companion (schema ${version})`);
+        if (version < 1) throw new HistoryUnavailableError("history has not been written yet");
+      }
+      this.fts = !this.options.noFts && db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'questions_fts'").get() !== undefined;
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /** Keeps a corrupt file for inspection as `<file>.corrupt-<time>` and starts afresh. */
+  private moveAside(): void {
+    const aside = `${this.path}.corrupt-${stamp(this.now())}`;
+    try {
+      renameSync(this.path, aside);
+      for (const suffix of ["-wal", "-shm"]) {
+        if (existsSync(this.path + suffix)) {
+          if (suffix === "-wal") renameSync(this.path + suffix, aside + suffix);
+          else rmSync(this.path + suffix, { force: true });
+        }
+      }
+      this.log(`history: moved the corrupt database aside to ${aside}; starting a new history.`);
+    } catch (error) {
+      this.log(`history: could not move the corrupt database aside: ${(error as Error).message}`);
+    }
+  }
+}
