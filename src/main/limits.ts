@@ -64,3 +64,8 @@ export const QUIT_GRACE_MS = 3000;
 
 /** After the main process dies, however it dies, its stdio servers are gone within this. */
 export const ORPHAN_DEADLINE_MS = 5000;
+
+/** A permission hook's stdin (`toolnexus-companion hook …`): the agent's JSON about one tool call.
+ * A patch or a file written whole can be large, but 1 MiB is far beyond what a person reviews;
+ * past it the hook gives no verdict and the agent asks in its own terminal. */
+export const MAX_HOOK_INPUT_BYTES = 1024 * 1024;

@@ -1,5 +1,6 @@
 // `toolnexus-companion <command>`: the companion's command line, for agents' configs and scripts.
 import { runConnect } from "./connect";
+import { runHook } from "./hook";
 import { runSecret } from "./secret";
 import { runToken } from "./token";
 
@@ -8,6 +9,8 @@ const USAGE = `Usage: toolnexus-companion <command>
   connect                 Bridge stdio to the companion's MCP gateway (for clients that only
                           launch stdio servers). Token from TOOLNEXUS_COMPANION_TOKEN or the
                           keychain; URL from TOOLNEXUS_COMPANION_URL (default http://127.0.0.1:7315).
+  hook claude-code|codex  An agent's PermissionRequest hook: asks in the companion, prints the
+                          decision; no verdict (the agent asks itself) when it cannot.
   secret set NAME         Store a secret (the value is read from stdin) for \${secret:NAME} in headers.
   secret delete NAME      Remove a secret.
   secret list             List secret names (never values).
@@ -19,6 +22,8 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case "connect":
       return runConnect(rest);
+    case "hook":
+      return runHook(rest);
     case "secret":
       return runSecret(rest);
     case "token":
