@@ -1,9 +1,13 @@
 // A stdio client transport whose child leads its own process group, so closing it ends the
 // server and everything the server spawned (DESIGN.md §6: children must not outlive the app).
 // The SDK's StdioClientTransport kills only the pid, which leaves grandchildren behind.
+// Each group is announced to src/main/process/groups.ts while it lives, so that it also ends when
+// the companion dies without closing it (the watchdog and the start-up reaper read that list).
 import { spawn, type ChildProcess } from "node:child_process";
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import { groupEnded, groupStarted } from "../process/groups";
+import { groupExists, signalGroup } from "../process/identity";
 
 export interface GroupStdioOptions {
   command: string;
@@ -15,6 +19,7 @@ export interface GroupStdioOptions {
 }
 
 const STDERR_TAIL_LINES = 20;
+const DEFAULT_KILL_GRACE_MS = 2000;
 
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -58,12 +63,17 @@ export class GroupStdioTransport implements Transport {
         reject(error);
         this.onerror?.(error);
       });
-      child.once("spawn", () => resolve());
+      child.once("spawn", () => {
+        // Windows: here the child would join the companion's kill-on-close Job Object (groups.ts).
+        if (child.pid !== undefined) groupStarted(child.pid, [this.options.command, ...this.options.args].join(" "));
+        resolve();
+      });
       child.once("exit", (code, signal) => {
         this.exit = { code, signal };
       });
       child.once("close", () => {
         this.child = undefined;
+        if (!this.closing && child.pid !== undefined) this.endLeftovers(child.pid);
         this.onclose?.();
       });
       child.stdout?.on("data", (chunk: Buffer) => {
@@ -125,20 +135,32 @@ export class GroupStdioTransport implements Transport {
       else child.once("close", () => resolve());
     });
     child.stdin?.end();
-    killGroup(pid, "SIGTERM");
-    const grace = this.options.killGraceMs ?? 2000;
-    const timer = setTimeout(() => killGroup(pid, "SIGKILL"), grace);
+    signalGroup(pid, "SIGTERM");
+    const grace = this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+    const timer = setTimeout(() => signalGroup(pid, "SIGKILL"), grace);
     await gone;
     clearTimeout(timer);
     // The leader may exit on SIGTERM while a descendant ignores it: make sure the group is gone.
-    killGroup(pid, "SIGKILL");
+    signalGroup(pid, "SIGKILL");
+    groupEnded(pid);
   }
-}
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
+  /**
+   * The server exited on its own: what it left in its group (a grandchild it never waited for)
+   * has no one to answer to any more. SIGTERM now, SIGKILL after the grace, then the group is
+   * off the list. The timer does not hold the process open; if the companion exits first, the
+   * watchdog, which still lists the group, finishes the job.
+   */
+  private endLeftovers(pid: number): void {
+    if (!groupExists(pid)) {
+      groupEnded(pid);
+      return;
+    }
+    signalGroup(pid, "SIGTERM");
+    const timer = setTimeout(() => {
+      signalGroup(pid, "SIGKILL");
+      groupEnded(pid);
+    }, this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+    timer.unref();
   }
 }
