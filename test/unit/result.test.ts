@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toToolOutput } from "../../src/main/mcp/result";
+import { outputForPage, toToolOutput } from "../../src/main/mcp/result";
 
 describe("toToolOutput", () => {
   it("isError ⇒ an error with the joined text", () => {
@@ -15,5 +15,25 @@ describe("toToolOutput", () => {
   it("otherwise the text parts joined", () => {
     expect(toToolOutput("s", "t", { content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }).output).toBe("a\nb");
     expect(toToolOutput("s", "t", {}).output).toBe("");
+  });
+});
+
+describe("results out of bounds", () => {
+  it("a deep structuredContent becomes an error saying why, with a result that serialises", () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 10_000; i++) deep = { d: deep };
+    const out = toToolOutput("s", "t", { content: [], structuredContent: deep });
+    expect(out.isError).toBe(true);
+    expect(out.output).toMatch(/refused: it is nested more than 64 levels deep/);
+    expect(() => JSON.stringify(out)).not.toThrow();
+  });
+
+  it("a page gets at most MAX_RESULT_BYTES_TO_PAGE bytes, cut on a character, with a note", () => {
+    expect(outputForPage("short")).toBe("short");
+    const big = "é".repeat(1_000_000);
+    const cut = outputForPage(big);
+    expect(Buffer.byteLength(cut)).toBeLessThan(1024 * 1024 + 100);
+    expect(cut).toMatch(/\[output truncated: showing 1048576 of 2000000 bytes\]$/);
+    expect(cut).not.toContain("\uFFFD");
   });
 });

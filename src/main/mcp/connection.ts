@@ -10,7 +10,9 @@ import {
 import { setMaxListeners } from "node:events";
 import type { ServerStatus } from "../../shared/types";
 import { expandHeaders, sanitize, type ServerConfig } from "./config";
-import { answerToElicitResult, elicitationToRequest } from "./elicit";
+import { jsonBoundsProblem, tryStringify } from "../json-bounds";
+import { MAX_TOOL_SCHEMA_BYTES, MAX_TOOLS_PER_SERVER, QUIT_GRACE_MS } from "../limits";
+import { answerToElicitResult, elicitationProblem, elicitationToRequest, type ElicitResult } from "./elicit";
 import { IdleTimer } from "./idle-timer";
 import { LinkedAbort } from "./linked-abort";
 import { toToolOutput } from "./result";
@@ -48,6 +50,30 @@ interface Question {
   abort: LinkedAbort;
 }
 
+/** -32602: an elicitation refused for its params (out of bounds), so the server can tell it from a person's cancel. */
+class ElicitationRefused extends Error {
+  readonly code = -32602;
+}
+
+/** Why a listed tool is dropped, or undefined when it is kept (limits.ts). Never throws. */
+export function toolProblem(tool: unknown): string | undefined {
+  const bounds = jsonBoundsProblem(tool);
+  if (bounds) return bounds;
+  const text = tryStringify(tool);
+  if (text === undefined) return "it cannot be written as JSON";
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_TOOL_SCHEMA_BYTES) return `its definition is ${bytes} bytes; at most ${MAX_TOOL_SCHEMA_BYTES} are kept`;
+  const name = (tool as { name?: unknown }).name;
+  if (typeof name !== "string" || name === "") return "it has no name";
+  return undefined;
+}
+
+/** A server-chosen name as it goes into a log line: one line, bounded. */
+function shown(name: unknown): string {
+  const text = typeof name === "string" ? name : String(typeof name);
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -69,6 +95,10 @@ export class ServerConnection {
   /** Questions waiting on the person, so a connection that ends can withdraw them. */
   private readonly openQuestions = new Set<Question>();
   private readonly activeCalls = new Set<ActiveCall>();
+  /** Elicitation handlers that have not returned: quitting waits (bounded) for their answers. */
+  private readonly openHandlers = new Set<Promise<unknown>>();
+  /** Messages handed to the transport and not yet written: quitting waits for those too. */
+  private readonly pendingSends = new Set<Promise<void>>();
   private pendingQuestions = 0;
   private closing = false;
 
@@ -99,7 +129,33 @@ export class ServerConnection {
 
   async close(): Promise<void> {
     this.closing = true;
+    await this.tellServerWeQuit();
     await this.shutdown();
+  }
+
+  /**
+   * Quitting tells the server, within QUIT_GRACE_MS in all: every open question is withdrawn so
+   * its handler returns `cancel`, the SDK's responses are written (stdio) or posted (HTTP), and a
+   * streamable HTTP session is ended with its DELETE. Only then does the transport close.
+   */
+  private async tellServerWeQuit(): Promise<void> {
+    if (!this.client) return;
+    const deadline = Date.now() + QUIT_GRACE_MS;
+    const left = () => Math.max(1, deadline - Date.now());
+    const settle = (work: Promise<unknown>[], what: string) =>
+      withDeadline(Promise.allSettled(work), left(), what).catch((error) => this.log(`${this.config.name}: ${errorMessage(error)}`));
+    if (this.openHandlers.size > 0) {
+      // The Inbox has usually cancelled them already (core closes it first); this covers the rest.
+      this.withdrawQuestions(new Error("the companion is shutting down"));
+      await settle([...this.openHandlers], "answering its open questions");
+      // The SDK sends a handler's result a few microtasks after it returns.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (this.pendingSends.size > 0) await settle([...this.pendingSends], "sending its last answers");
+    const transport = this.transport;
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+      await settle([transport.terminateSession()], "ending its session");
+    }
   }
 
   /** Connects the client, falling back from streamable HTTP to SSE for remote servers. */
@@ -134,6 +190,7 @@ export class ServerConnection {
 
   private async openWith(transport: Transport, kind: ServerStatus["transport"], timeout: number): Promise<void> {
     const waitFor = this.options.waitFor;
+    this.trackSends(transport);
     const client = new Client(CLIENT_INFO, {
       // Without a resolver the capability is not advertised, so a compliant server never elicits.
       capabilities: waitFor ? { elicitation: { form: {}, url: {} } } : {},
@@ -147,12 +204,41 @@ export class ServerConnection {
         },
       },
     });
-    if (waitFor) client.setRequestHandler("elicitation/create", (request, ctx) => this.elicit(waitFor, request.params, ctx.mcpReq.signal));
+    if (waitFor) client.setRequestHandler("elicitation/create", (request, ctx) => this.onElicitation(waitFor, request.params, ctx.mcpReq.signal));
     this.client = client;
     this.transport = transport;
     this.status.transport = kind;
     await withDeadline(client.connect(transport, { timeout }), timeout + 1000, "initialize");
     client.onclose = () => this.onClosed();
+  }
+
+  /** Every send, counted until written, so quitting can wait for the last answers to leave. */
+  private trackSends(transport: Transport): void {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const sending = send(message, options);
+      this.pendingSends.add(sending);
+      const done = () => void this.pendingSends.delete(sending);
+      sending.then(done, done);
+      return sending;
+    };
+  }
+
+  /**
+   * A server's elicitation: refused with -32602 when its params are out of bounds (it never
+   * reaches the Inbox), else bridged; open handlers are kept so quitting can wait for them.
+   */
+  private onElicitation(waitFor: WaitFor, params: unknown, serverSignal: AbortSignal) {
+    const problem = elicitationProblem(params);
+    if (problem) {
+      this.log(`${this.config.name}: ${problem}; it was refused and not shown`);
+      throw new ElicitationRefused(problem);
+    }
+    const handling = this.elicit(waitFor, params, serverSignal);
+    this.openHandlers.add(handling);
+    const done = () => void this.openHandlers.delete(handling);
+    handling.then(done, done);
+    return handling;
   }
 
   /** The bridge, inline: elicitation → Request → waitFor → Answer → ElicitResult. */
@@ -169,7 +255,7 @@ export class ServerConnection {
     try {
       const answer = await waitFor(request, { server: this.config.name, agent: this.currentAgent(), signal: question.abort.signal });
       // The SDK's content type is narrower than Record<string, unknown>; the Inbox checked the values.
-      return answerToElicitResult(answer) as { action: "accept"; content: Record<string, string> } | { action: "decline" | "cancel" };
+      return answerToElicitResult(answer) as Exclude<ElicitResult, { action: "accept" }> | { action: "accept"; content: Record<string, string> };
     } finally {
       question.abort.dispose();
       this.openQuestions.delete(question);
@@ -192,8 +278,27 @@ export class ServerConnection {
     for (const call of this.activeCalls) call.timer.hold(this.pendingQuestions > 0);
   }
 
-  private setTools(tools: Tool[]): void {
+  /**
+   * Keeps the listed tools that are within bounds (limits.ts), at most MAX_TOOLS_PER_SERVER: a bad
+   * tool is dropped with a log line, and the server stays connected with the others.
+   */
+  private boundedTools(listed: Tool[]): Tool[] {
+    const kept: Tool[] = [];
+    for (const tool of listed) {
+      if (kept.length >= MAX_TOOLS_PER_SERVER) {
+        this.log(`${this.config.name}: offers ${listed.length} tools; only the first ${MAX_TOOLS_PER_SERVER} within bounds are kept`);
+        break;
+      }
+      const problem = toolProblem(tool);
+      if (problem) this.log(`${this.config.name}: tool ${shown((tool as { name?: unknown })?.name)} was dropped: ${problem}`);
+      else kept.push(tool);
+    }
+    return kept;
+  }
+
+  private setTools(listed: Tool[]): void {
     const server = sanitize(this.config.name);
+    const tools = this.boundedTools(Array.isArray(listed) ? listed : []);
     this.tools = tools.map((tool) => ({
       name: `${server}_${sanitize(tool.name)}`,
       description: tool.description ?? "",
@@ -219,7 +324,10 @@ export class ServerConnection {
         const elicitations = ((error as { data?: { elicitations?: unknown[] } }).data?.elicitations ?? []) as Record<string, unknown>[];
         const answers = [];
         for (const e of elicitations) {
-          answers.push(await this.elicit(this.options.waitFor, { ...e, mode: "url" }, ctx.signal ?? new AbortController().signal));
+          const params = { ...e, mode: "url" };
+          const problem = elicitationProblem(params);
+          if (problem) throw new ToolCallError(`${this.config.name}: ${tool} needs a browser step that was refused: ${problem}`, URL_ELICITATION_REQUIRED);
+          answers.push(await this.elicit(this.options.waitFor, params, ctx.signal ?? new AbortController().signal));
         }
         if (elicitations.length === 0 || answers.some((a) => a.action !== "accept")) {
           throw new ToolCallError(`${this.config.name}: ${tool} needs a browser step that was not completed`, URL_ELICITATION_REQUIRED);

@@ -3,6 +3,9 @@
 // Pure functions; the seeds' mapping tables are the law here.
 import { randomUUID } from "node:crypto";
 import type { Answer, Request } from "../../shared/types";
+import { reduceFormSchema } from "../../forms/flat-schema";
+import { jsonBoundsProblem, tryStringify } from "../json-bounds";
+import { MAX_BODY_BYTES, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../limits";
 
 export type ElicitResult =
   | { action: "accept"; content: Record<string, unknown> }
@@ -32,4 +35,31 @@ export function elicitationToRequest(params: Record<string, unknown> | undefined
 export function answerToElicitResult(answer: Pick<Answer, "ok" | "data" | "reason">): ElicitResult {
   if (answer.ok) return { action: "accept", content: answer.data ?? {} };
   return answer.reason === "declined" ? { action: "decline" } : { action: "cancel" };
+}
+
+/**
+ * Why an elicitation's params are refused before they become a Request (limits.ts), or
+ * undefined when they are within bounds. Checked by the connection before anything stores,
+ * shows or serialises them; valid params map exactly as above. Never throws.
+ */
+export function elicitationProblem(params: unknown): string | undefined {
+  const bounds = jsonBoundsProblem(params);
+  if (bounds) return `the question's params are refused: ${bounds}`;
+  const text = tryStringify(params);
+  if (text === undefined) return "the question's params cannot be written as JSON";
+  if (text.length > MAX_BODY_BYTES) return `the question's params are larger than ${MAX_BODY_BYTES} bytes`;
+  const p = (params ?? {}) as Record<string, unknown>;
+  if (typeof p.message === "string" && p.message.length > MAX_PROMPT_LENGTH) {
+    return `the question's message is longer than ${MAX_PROMPT_LENGTH} characters`;
+  }
+  if (p.mode === "url") {
+    if (typeof p.url === "string" && p.url.length > MAX_URL_LENGTH) return `the question's URL is longer than ${MAX_URL_LENGTH} characters`;
+    return undefined;
+  }
+  // A schema that is not an object is the page's to explain; only limits are refused here.
+  if (typeof p.requestedSchema === "object" && p.requestedSchema !== null && !Array.isArray(p.requestedSchema)) {
+    const reduced = reduceFormSchema(p.requestedSchema);
+    if (!reduced.ok) return `the question's form is refused: ${reduced.problem}`;
+  }
+  return undefined;
 }
