@@ -7,7 +7,15 @@ import type { McpSource } from "./mcp/types";
 import { startMcp } from "./mcp/source";
 import { createHandlers, type Handlers } from "./api/handlers";
 import { SettingsState, type Platform } from "./api/settings-state";
-import { createMemoryStore, gatewayToken, rotateGatewayToken, type SecretStore } from "./secrets";
+import {
+  createMemoryStore,
+  gatewayToken,
+  registerConfiguredSecrets,
+  registeringStore,
+  rotateGatewayToken,
+  secretScrubber,
+  type SecretStore,
+} from "./secrets";
 import { readConfigFile } from "./config-file";
 
 export type { Platform } from "./api/settings-state";
@@ -44,6 +52,8 @@ export interface AttachedListener {
 
 export interface Core {
   inbox: Inbox;
+  /** The log sink every line of the app goes through: scrubbed of every known secret. */
+  log(line: string): void;
   source: McpSource;
   handlers: Handlers;
   events: CoreEvents;
@@ -61,6 +71,7 @@ export interface Core {
   close(): Promise<void>;
 }
 
+/** Every payload a view receives is scrubbed once here, whoever listens (pages, tray, notifications). */
 function createEvents() {
   const listeners = new Map<EventChannel, Set<(payload: never) => void>>();
   return {
@@ -70,8 +81,11 @@ function createEvents() {
       set.add(listener as (payload: never) => void);
       return () => set!.delete(listener as (payload: never) => void);
     },
-    emit<E extends EventChannel>(event: E, payload: EventMap[E]): void {
-      for (const listener of listeners.get(event) ?? []) {
+    emit<E extends EventChannel>(event: E, raw: EventMap[E]): void {
+      const set = listeners.get(event);
+      if (!set || set.size === 0) return;
+      const payload = secretScrubber.scrubValue(raw);
+      for (const listener of set) {
         try {
           (listener as (payload: EventMap[E]) => void)(payload);
         } catch {
@@ -87,9 +101,15 @@ function createEvents() {
 export const CONFIG_ERROR_ENTRY = "MCP config";
 
 export async function createCore(options: CoreOptions): Promise<Core> {
-  const log = options.log ?? (() => {});
+  // Secrets stay with their servers: whatever a server echoes back (an error body repeating our
+  // Authorization header) is scrubbed on its way to a log line, a page or an agent.
+  const sink = options.log ?? (() => {});
+  const log = (line: string) => sink(secretScrubber.scrub(line));
   const events = createEvents();
-  const secrets = options.secrets ?? createMemoryStore("No keychain in use: secrets are kept in memory for this session only.");
+  const secrets = registeringStore(
+    options.secrets ?? createMemoryStore("No keychain in use: secrets are kept in memory for this session only."),
+    secretScrubber,
+  );
   if (!secrets.available) log(`secrets: ${secrets.detail}`);
 
   let token: string;
@@ -99,6 +119,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     // A keychain that fails on write must not keep the app from starting; the token then lasts one session.
     log(`secrets: could not keep the gateway token (${(error as Error).message}); using a token for this session only.`);
     token = randomBytes(32).toString("base64url");
+    secretScrubber.register(token);
   }
 
   let config: unknown = options.config ?? {};
@@ -111,6 +132,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   } else if (options.config === undefined) {
     log("config: no MCP config given; starting with no servers.");
   }
+
+  registerConfiguredSecrets(config, secretScrubber);
 
   const inbox = new Inbox(options.inbox);
   const loadOptions = {
@@ -130,7 +153,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   if (!options.connectInBackground) await ready;
   if (configError) log(`config: ${configError}`);
 
-  const servers = (): ServerView[] => {
+  const rawServers = (): ServerView[] => {
     const tools = source.tools;
     const views: ServerView[] = source.servers().map((status) => ({
       ...status,
@@ -148,17 +171,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (configError) views.unshift({ name: CONFIG_ERROR_ENTRY, state: "failed", error: configError, toolCount: 0, tools: [] });
     return views;
   };
+  // Status errors quote what servers answered, and servers echo request headers.
+  const servers = (): ServerView[] => secretScrubber.scrubValue(rawServers());
 
   const settings = new SettingsState(options.platform, secrets, () => token !== "");
   await settings.refreshSecretNames();
 
   const unsubscribes = [
     inbox.on((event) => events.emit("inbox:event", event)),
-    source.on(() => events.emit("servers:changed", servers())),
+    source.on(() => events.emit("servers:changed", rawServers())),
     settings.on((value) => events.emit("settings:changed", value)),
   ];
 
-  const handlers = createHandlers({
+  const handlers = scrubbedHandlers(createHandlers({
     inbox,
     source: () => source,
     servers,
@@ -170,7 +195,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       log("gateway: token rotated; agents using the old one are refused from now on.");
       return token;
     },
-  });
+  }));
 
   const listeners: AttachedListener[] = [];
   let closing: Promise<void> | undefined;
@@ -178,6 +203,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   return {
     inbox,
     source,
+    log,
     handlers,
     events: { on: events.on },
     servers,
@@ -212,4 +238,24 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return closing;
     },
   };
+}
+
+/**
+ * Every handler's result and error scrubbed before a page sees it: tool runs relay what servers
+ * answered, inbox entries what they asked. The one exception is the rotated token, which the
+ * person asked to see so they can give it to their agents.
+ */
+function scrubbedHandlers(handlers: Handlers): Handlers {
+  const out = { ...handlers } as Record<string, (arg: unknown) => Promise<unknown>>;
+  for (const [channel, handler] of Object.entries(handlers) as [string, (arg: unknown) => Promise<unknown>][]) {
+    if (channel === "gateway:rotateToken") continue;
+    out[channel] = async (arg) => {
+      try {
+        return secretScrubber.scrubValue(await handler(arg));
+      } catch (error) {
+        throw secretScrubber.scrubError(error);
+      }
+    };
+  }
+  return out as Handlers;
 }

@@ -2,6 +2,7 @@
 // into an Envelope with a code the page can branch on and a message a person can read.
 import type { Envelope } from "../../shared/contract";
 import { InboxError } from "../inbox/errors";
+import { secretScrubber } from "../secrets/scrub";
 
 /** A handler's argument did not have the contract's shape. */
 export class ArgumentError extends Error {
@@ -23,7 +24,12 @@ export class HandlerError extends Error {
   }
 }
 
+/** The envelope of a failure, scrubbed: error text often quotes what a server answered. */
 export function errorEnvelope(error: unknown): Envelope<never> {
+  return secretScrubber.scrubValue(describe(error));
+}
+
+function describe(error: unknown): Envelope<never> {
   if (error instanceof InboxError) {
     return { ok: false, error: { code: error.code, message: error.message, ...(error.details.length ? { details: error.details } : {}) } };
   }

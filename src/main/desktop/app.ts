@@ -12,6 +12,7 @@ import { electronPlatform } from "./platform";
 import { TrayService } from "./tray";
 import type { DesktopCore, DesktopPlatform } from "./types";
 import { MainWindow, hardenSession, hardenWebContents } from "./window";
+import { scrubbedLog, secretScrubber } from "../secrets/scrub";
 
 export interface DesktopPaths {
   /** The built renderer (index.html and its assets). */
@@ -49,7 +50,8 @@ const noNotification: NotificationLike = { on: () => undefined, show: () => unde
 
 /** Runs the desktop app. Resolves once it is up (or at once, when another instance owns the lock). */
 export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
-  const log = options.log ?? ((line: string) => console.log(line));
+  // Lines here quote errors (a failed handler, a window's load error); none may carry a secret.
+  const log = scrubbedLog(options.log ?? ((line: string) => console.log(line)));
   registerAppScheme();
 
   if (!app.requestSingleInstanceLock()) {
@@ -125,7 +127,7 @@ export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
     core.events.on("inbox:event", (event) => {
       if (event.type === "added") notifications.added(event.entry);
       else if (event.type === "answered" || event.type === "withdrawn") notifications.removed(event.id);
-      tray.update({ pending: core.inbox.list() });
+      tray.update({ pending: secretScrubber.scrubValue(core.inbox.list()) });
     }),
     core.events.on("servers:changed", (servers: ServerView[]) => tray.update({ servers })),
     core.events.on("settings:changed", (settings: Settings) => tray.update({ settings })),
@@ -133,7 +135,8 @@ export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
   const onTheme = () => tray.themeChanged();
   nativeTheme.on("updated", onTheme);
 
-  tray.start({ pending: core.inbox.list(), servers: core.servers(), settings: core.settings() });
+  // The tray menu shows prompts as servers wrote them, so it reads the inbox scrubbed too.
+  tray.start({ pending: secretScrubber.scrubValue(core.inbox.list()), servers: core.servers(), settings: core.settings() });
   // A person launching the app expects a window (and some Linux desktops have no tray at all);
   // a login launch stays in the tray unless something is already waiting.
   if (!options.startHidden || core.inbox.list().length > 0) win.show();

@@ -9,6 +9,7 @@
 // timing out an open call, as they do on the SDK's path.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult, type RequestId } from "@modelcontextprotocol/server";
+import { secretScrubber } from "../secrets/scrub";
 import type { CallParams, ToolServer } from "./tool-server";
 
 /**
@@ -90,7 +91,9 @@ export async function serveDirectCall(tools: ToolServer, call: DirectCall, sessi
     message = { jsonrpc: "2.0", id: call.id, result };
   } catch (error) {
     if (error instanceof ProtocolError) {
-      message = { jsonrpc: "2.0", id: call.id, error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } };
+      // Scrubbed like every error relayed to an agent (tool-server scrubs results and failures).
+      const relayed = { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) };
+      message = { jsonrpc: "2.0", id: call.id, error: secretScrubber.scrubValue(relayed) };
     }
     // Otherwise the call was aborted (the agent cancelled or left, the session ended): a cancelled
     // request gets no response, so the stream just ends.

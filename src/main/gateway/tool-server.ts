@@ -5,6 +5,7 @@ import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/
 import type { CallToolResult, RequestId } from "@modelcontextprotocol/server";
 import { LinkedAbort } from "../mcp/linked-abort";
 import type { McpSource } from "../mcp/types";
+import { secretScrubber } from "../secrets/scrub";
 
 /** tools/call params as the agent sent them. */
 export interface CallParams {
@@ -96,12 +97,13 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       // No timeout here: the call lasts as long as the server (and the person it asks) needs.
       const out = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", onprogress });
       await sent;
+      // A server may echo our request headers back in its answer; the agent never gets them.
       const raw = out.metadata?.result as CallToolResult | undefined;
-      if (raw && Array.isArray(raw.content)) return raw;
-      return { content: [{ type: "text", text: out.output }], isError: out.isError };
+      if (raw && Array.isArray(raw.content)) return secretScrubber.scrubValue(raw);
+      return { content: [{ type: "text", text: secretScrubber.scrub(out.output) }], isError: out.isError };
     } catch (error) {
       if (signal.aborted) throw error;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = secretScrubber.scrub(error instanceof Error ? error.message : String(error));
       log(`gateway: ${name} failed for ${agent() ?? "agent"}: ${message}`);
       return failure(`The companion could not run ${name}: ${message}`);
     } finally {
