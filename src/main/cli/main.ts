@@ -1,5 +1,6 @@
 // `toolnexus-companion <command>`: the companion's command line, for agents' configs and scripts.
 import { runConnect } from "./connect";
+import { runHistory } from "./history";
 import { runHook } from "./hook";
 import { runSecret } from "./secret";
 import { runToken } from "./token";
@@ -9,6 +10,8 @@ const USAGE = `Usage: toolnexus-companion <command>
   connect                 Bridge stdio to the companion's MCP gateway (for clients that only
                           launch stdio servers). Token from TOOLNEXUS_COMPANION_TOKEN or the
                           keychain; URL from TOOLNEXUS_COMPANION_URL (default http://127.0.0.1:7315).
+  history [--json] [--since 7d] [--limit N] [--search WORDS] [--db PATH]
+                          The questions asked and how each ended (from the history file).
   hook claude-code|codex  An agent's PermissionRequest hook: asks in the companion, prints the
                           decision; no verdict (the agent asks itself) when it cannot.
   secret set NAME         Store a secret (the value is read from stdin) for \${secret:NAME} in headers.
@@ -24,6 +27,8 @@ export async function main(argv: string[]): Promise<number> {
       return runConnect(rest);
     case "hook":
       return runHook(rest);
+    case "history":
+      return runHistory(rest);
     case "secret":
       return runSecret(rest);
     case "token":
