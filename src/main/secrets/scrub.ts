@@ -71,6 +71,11 @@ export function looksLikeSecret(value: string): boolean {
   return shannonEntropy(value) >= 3.5;
 }
 
+/** An own property even for "__proto__" (JSON.parse makes those; plain assignment would not). */
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 export class SecretScrubber {
   /** Insertion-ordered so the oldest give way first past the cap. */
   private readonly values = new Map<string, true>();
@@ -190,19 +195,12 @@ export class SecretScrubber {
   }
 
   /**
-   * A JSON-like value with every string (keys too) scrubbed; the same object when nothing
-   * matched, a copy otherwise. One serialisation and one scan decide the common case.
+   * A JSON-like value with every string (keys too) scrubbed: the same object when nothing
+   * matched, a copy of the changed paths otherwise. Strings shorter than the shortest registered
+   * value are skipped without a scan, so a typical question or status costs a walk, no more.
    */
   scrubValue<T>(value: T): T {
-    if (typeof value === "string") return this.scrub(value) as T;
-    if (typeof value !== "object" || value === null || this.values.size === 0) return value;
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(value);
-    } catch {
-      // Too deep or cyclic: walk it.
-    }
-    if (text !== undefined && !this.contains(text)) return value;
+    if (this.values.size === 0) return value;
     return this.walk(value, 0) as T;
   }
 
@@ -239,15 +237,21 @@ export class SecretScrubber {
     }
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) return value;
-    let changed = false;
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    let copy: Record<string, unknown> | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const item = record[key];
       const k = this.scrub(key);
       const v = this.walk(item, depth + 1);
-      if (k !== key || v !== item) changed = true;
-      out[k] = v;
+      if (copy === undefined && (k !== key || v !== item)) {
+        copy = {};
+        for (let j = 0; j < i; j++) define(copy, keys[j], record[keys[j]]);
+      }
+      if (copy !== undefined) define(copy, k, v);
     }
-    return changed ? out : value;
+    return copy ?? value;
   }
 
   private add(value: string): void {
