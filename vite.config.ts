@@ -3,26 +3,13 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
 import { svelte } from "@sveltejs/vite-plugin-svelte";
+import { PAGE_CSP } from "./src/shared/csp";
 
 const root = fileURLToPath(new URL("./src/renderer", import.meta.url));
 const outDir = fileURLToPath(new URL("./out/renderer", import.meta.url));
 
-/**
- * The page's Content-Security-Policy. Scripts and styles only from our own files; the browser
- * transport may open a WebSocket to the host that served the page. No inline script and no eval:
- * the page renders server-controlled text, so form validation (ajv, which compiles schemas with
- * `new Function`) runs in main and the page asks for verdicts over the forms:check channel.
- */
-export const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self' ws: wss:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join("; ");
+/** The page's one Content-Security-Policy (src/shared/csp.ts), written into index.html as a meta tag. */
+export const CSP = PAGE_CSP;
 
 // Only in the build: the dev server injects inline styles and its client, which CSP would block.
 function cspMeta(): Plugin {

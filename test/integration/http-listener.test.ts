@@ -128,7 +128,7 @@ describe("the page", () => {
     const page = await send(port, "/", { headers: { cookie } });
     expect(page.status).toBe(200);
     expect(page.body).toContain("<title>Companion</title>");
-    expect(page.headers["content-security-policy"]).toContain("default-src 'self'");
+    expect(page.headers["content-security-policy"]).toContain("default-src 'none'");
     // The page shows server-controlled text: no eval and no inline script may run in it.
     expect(page.headers["content-security-policy"]).toContain("script-src 'self';");
     expect(page.headers["content-security-policy"]).not.toContain("unsafe-eval");

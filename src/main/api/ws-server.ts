@@ -6,6 +6,7 @@ import { EVENT_CHANNELS, INVOKE_CHANNELS, type Envelope, type EventChannel, type
 import { errorEnvelope, toEnvelope } from "./envelope";
 import type { Handlers } from "./handlers";
 import { isPlainObject } from "./validate";
+import { jsonBoundsProblem, tryStringify } from "../json-bounds";
 
 export interface WsCore {
   handlers: Handlers;
@@ -27,39 +28,72 @@ const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 export function createWsServer(core: WsCore, log: (line: string) => void = () => {}): WsServer {
   const sockets = new Set<WebSocket>();
 
-  const send = (ws: WebSocket, message: WsServerMessage) => {
+  /** Sends text on an open socket; a socket that closed meanwhile or stopped reading is dropped. */
+  const sendText = (ws: WebSocket, text: string) => {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       log("ws: a page stopped reading; closing its socket");
       ws.terminate();
       return;
     }
-    ws.send(JSON.stringify(message));
+    // The callback takes a failed write (the socket closed under us) instead of an 'error' throw.
+    ws.send(text, (error) => {
+      if (error) sockets.delete(ws);
+    });
+  };
+
+  const send = (ws: WebSocket, message: WsServerMessage) => {
+    let text = tryStringify(message);
+    if (text === undefined && message.t === "result") {
+      // A result main cannot serialise (nested too deep) fails that one call, not the socket.
+      text = JSON.stringify({
+        t: "result",
+        id: message.id,
+        envelope: { ok: false, error: { code: "failed", message: "The result could not be sent to the page (it is not serialisable JSON)." } },
+      } satisfies WsServerMessage);
+    }
+    if (text !== undefined) sendText(ws, text);
   };
 
   // One subscription per channel for all pages, serialised once per event.
   const unsubscribes = EVENT_CHANNELS.map((channel) =>
     core.events.on(channel, (payload) => {
       if (sockets.size === 0) return;
-      const text = JSON.stringify({ t: "event", channel, payload } satisfies WsServerMessage);
-      for (const ws of sockets) {
-        if (ws.readyState !== ws.OPEN) continue;
-        if (ws.bufferedAmount > MAX_BUFFERED_BYTES) ws.terminate();
-        else ws.send(text);
+      const text = tryStringify({ t: "event", channel, payload } satisfies WsServerMessage);
+      if (text === undefined) {
+        log(`ws: a ${channel} event could not be serialised for the pages; dropped`);
+        return;
       }
+      for (const ws of sockets) sendText(ws, text);
     }),
   );
+
+  /** Closes with a code; the reason is cut to the 123 bytes a close frame can carry (ws throws past it). */
+  function closeWith(ws: WebSocket, code: number, reason: string): void {
+    try {
+      ws.close(code, Buffer.from(reason).subarray(0, 123).toString("utf8").replace(/\uFFFD$/, ""));
+    } catch {
+      ws.terminate();
+    }
+  }
 
   async function onMessage(ws: WebSocket, data: unknown): Promise<void> {
     let message: unknown;
     try {
       message = JSON.parse(String(data));
     } catch {
-      ws.close(1007, "Messages must be JSON.");
+      closeWith(ws, 1007, "Messages must be JSON.");
+      return;
+    }
+    // Before anything is read from it or kept: a message nested too deep could not even be
+    // echoed back in an error, and handlers store what they are given.
+    const bounds = jsonBoundsProblem(message);
+    if (bounds) {
+      closeWith(ws, 1009, `Message refused: ${bounds}.`);
       return;
     }
     if (!isPlainObject(message) || message.t !== "invoke" || typeof message.id !== "number" || !Number.isSafeInteger(message.id)) {
-      ws.close(1008, "Expected { t: 'invoke', id, channel, arg }.");
+      closeWith(ws, 1008, "Expected { t: 'invoke', id, channel, arg }.");
       return;
     }
     const id = message.id;
@@ -77,7 +111,11 @@ export function createWsServer(core: WsCore, log: (line: string) => void = () =>
     onSocket(ws) {
       sockets.add(ws);
       ws.on("message", (data) => {
-        void onMessage(ws, data);
+        // A handler's failure must never become an unhandled rejection (Node exits on one).
+        onMessage(ws, data).catch((error: unknown) => {
+          log(`ws: a page's message failed: ${error instanceof Error ? error.message : String(error)}`);
+          closeWith(ws, 1011, "The companion could not handle that message.");
+        });
       });
       ws.on("close", () => sockets.delete(ws));
       ws.on("error", () => sockets.delete(ws));
@@ -85,7 +123,7 @@ export function createWsServer(core: WsCore, log: (line: string) => void = () =>
     size: () => sockets.size,
     close() {
       for (const unsubscribe of unsubscribes) unsubscribe();
-      for (const ws of sockets) ws.close(1001, "The companion is shutting down.");
+      for (const ws of sockets) closeWith(ws, 1001, "The companion is shutting down.");
       sockets.clear();
     },
   };

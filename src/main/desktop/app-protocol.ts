@@ -50,6 +50,7 @@ export function securityHeaders(contentType: string): Record<string, string> {
     "content-type": contentType,
     "content-security-policy": CONTENT_SECURITY_POLICY,
     "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
     "cross-origin-opener-policy": "same-origin",
     "referrer-policy": "no-referrer",
   };

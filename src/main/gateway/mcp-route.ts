@@ -10,6 +10,7 @@ import type { RequestId } from "@modelcontextprotocol/server";
 import type { McpSource } from "../mcp/types";
 import type { Inbox } from "../inbox";
 import { readBody } from "../http/body";
+import { jsonBoundsProblem } from "../json-bounds";
 import type { Refusal, Route } from "../http/listener";
 import { CONNECTION_REFUSED, INVALID_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND, sendJsonRpcError } from "./jsonrpc-errors";
 import { createToolServer, type ToolServer } from "./tool-server";
@@ -155,6 +156,18 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     }
     if (typeof body !== "object" || body === null) {
       sendJsonRpcError(res, 400, INVALID_REQUEST, "Invalid Request: the body must be a JSON-RPC message or a batch of them.");
+      return;
+    }
+    // JSON-RPC 2.0 §6: an empty batch is answered with a single Invalid Request error.
+    if (Array.isArray(body) && body.length === 0) {
+      sendJsonRpcError(res, 400, INVALID_REQUEST, "Invalid Request: the batch is empty.");
+      return;
+    }
+    // Checked before the SDK, a session or a server sees it: too deep to serialise back, or too
+    // many values to walk, is refused here with the reason.
+    const bounds = jsonBoundsProblem(body);
+    if (bounds) {
+      sendJsonRpcError(res, 400, INVALID_REQUEST, `Invalid Request: the message is refused: ${bounds}.`);
       return;
     }
 

@@ -1,10 +1,15 @@
 // §10 for agents that post their own suspensions: POST /v1/requests holds the HTTP request open
 // until the person answers and returns the Answer; GET lists what is pending; DELETE withdraws a
 // question its poster no longer needs. Mounted behind the listener's Host/Origin/token guard.
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Inbox } from "../inbox";
+import type { Inbox, Quota } from "../inbox";
 import { HttpError, readBody } from "../http/body";
 import type { Route } from "../http/listener";
+import { bearerToken } from "../http/guard";
+import { parseTarget } from "../http/request-target";
+import { tryStringify } from "../json-bounds";
+import { MAX_PENDING_PER_CALLER } from "../limits";
 import { checkRequest } from "./validate-request";
 
 export interface RequestsRouteOptions {
@@ -12,6 +17,8 @@ export interface RequestsRouteOptions {
   log?: (line: string) => void;
   /** Whitespace sent while waiting, so proxies and HTTP clients with idle timeouts keep the request alive. */
   heartbeatMs?: number;
+  /** Pending questions per token and per connection (default MAX_PENDING_PER_CALLER). */
+  maxPendingPerCaller?: number;
 }
 
 export interface RequestsRoute extends Route {
@@ -22,17 +29,40 @@ export interface RequestsRoute extends Route {
 const PREFIX = "/v1/requests";
 const AGENT_NAME = /^[\x20-\x7e]{1,100}$/;
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+/** How long a refused caller should wait before it asks again (the person answers in seconds). */
+const RETRY_AFTER_S = 5;
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
-  res.end(JSON.stringify(body));
+  const text = tryStringify(body);
+  if (text === undefined) {
+    status = 500;
+  }
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers });
+  res.end(text ?? JSON.stringify({ error: { status, message: "The answer could not be written as JSON." } }));
 }
 
-function refuse(res: ServerResponse, status: number, reason: string): void {
-  sendJson(res, status, { error: { status, message: reason } });
+function refuse(res: ServerResponse, status: number, reason: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { error: { status, message: reason } }, headers);
+}
+
+/**
+ * The flood caps of one POST. Every agent shares the one gateway token and chooses its own
+ * X-Agent-Name, so neither the name nor the token alone can tell callers apart: the token's
+ * digest caps all agents together, and the TCP connection caps a single client that opens
+ * questions over one keep-alive connection (pipelining).
+ */
+function callerQuotas(req: IncomingMessage, max: number): Quota[] {
+  const token = bearerToken(req) ?? "";
+  const digest = createHash("sha256").update(token).digest("hex").slice(0, 16);
+  const socket = req.socket;
+  return [
+    { key: `token:${digest}`, max, label: "Agents using this token" },
+    { key: `connection:${socket.remoteAddress ?? "?"}:${socket.remotePort ?? "?"}`, max, label: "This connection" },
+  ];
 }
 
 /** The caller's name: X-Agent-Name, else "agent". Shown to the person, so printable ASCII only. */
@@ -49,6 +79,7 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
   const { inbox } = options;
   const log = options.log ?? (() => {});
   const heartbeatMs = options.heartbeatMs ?? 20_000;
+  const maxPerCaller = options.maxPendingPerCaller ?? MAX_PENDING_PER_CALLER;
   /** Questions posted here, so DELETE can withdraw them and only for the agent that posted. */
   const posted = new Map<string, { agent: string; controller: AbortController }>();
 
@@ -73,9 +104,26 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
     if (inbox.get(request.id) || posted.has(request.id)) {
       return refuse(res, 400, `A question with id "${request.id}" is already pending; ids must be unique while pending.`);
     }
+    if (res.destroyed) return;
 
     // The caller may give up at any time: its closed connection withdraws the question.
     const controller = new AbortController();
+    const admission = inbox.admit(request, { source: { agent }, signal: controller.signal, quotas: callerQuotas(req, maxPerCaller) });
+    if (!admission.ok) {
+      // A refusal is never an Answer an agent could take for the person's own cancel.
+      log(`requests: refused "${request.id}" from ${agent}: ${admission.reason}`);
+      switch (admission.kind) {
+        case "busy":
+          return refuse(res, 429, `Too many questions waiting: ${admission.reason}. Retry when some are answered.`, { "retry-after": String(RETRY_AFTER_S) });
+        case "closed":
+          return refuse(res, 503, "The companion is shutting down.");
+        case "expired":
+          // The Request's own deadline passed: that is its Answer, as if it had expired pending.
+          return sendJson(res, 200, admission.answer);
+        default:
+          return refuse(res, 400, `The Request is refused: ${admission.reason}.`);
+      }
+    }
     posted.set(request.id, { agent, controller });
     res.once("close", () => {
       if (!res.writableFinished) controller.abort();
@@ -84,12 +132,14 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
     // whitespace heartbeat (valid before JSON) keeps idle timeouts from cutting a long wait.
     res.writeHead(200, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
     res.flushHeaders();
-    const heartbeat = setInterval(() => res.write("\n"), heartbeatMs);
+    const heartbeat = setInterval(() => {
+      if (!res.destroyed && !res.writableEnded) res.write("\n");
+    }, heartbeatMs);
     heartbeat.unref();
     log(`requests: ${agent} asks "${request.id}" (${request.kind})`);
     try {
-      const answer = await inbox.waitFor(request, { source: { agent }, signal: controller.signal });
-      if (!res.destroyed) res.end(JSON.stringify(answer));
+      const answer = await admission.answer;
+      if (!res.destroyed && !res.writableEnded) res.end(tryStringify(answer) ?? JSON.stringify({ id: request.id, ok: false, reason: "cancelled" }));
     } finally {
       clearInterval(heartbeat);
       posted.delete(request.id);
@@ -105,7 +155,8 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const url = parseTarget(req.url);
+    if (!url) return refuse(res, 400, "The request target is not a valid path.");
     const rest = url.pathname.slice(PREFIX.length).replace(/^\/+/, "").replace(/\/+$/, "");
     const agent = agentName(req);
     if (agent instanceof HttpError) return refuse(res, agent.status, agent.message);

@@ -1,7 +1,9 @@
 // Request bodies for JSON routes: bounded, so one client cannot make the app buffer without end.
 import type { IncomingMessage } from "node:http";
+import { MAX_BODY_BYTES } from "../limits";
+import { jsonBoundsProblem } from "../json-bounds";
 
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export { MAX_BODY_BYTES };
 
 /** An HTTP failure a route turns straight into a status and a message. */
 export class HttpError extends Error {
@@ -51,16 +53,30 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
   });
 }
 
-/** Reads and parses a JSON body: 413 past the limit, 400 when it is not JSON. */
-export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
-  const body = await readBody(req, limit);
+/**
+ * Parses JSON that arrived and checks its shape at once (limits.ts): 400 when it is not JSON, 422
+ * when it is nested too deep or has too many values. JSON.parse accepts values nested far deeper
+ * than JSON.stringify (or IPC) can later handle, so nothing unchecked may be stored or passed on.
+ */
+export function parseBoundedJson(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(body.toString("utf8"));
+    value = JSON.parse(text);
   } catch (error) {
     throw new HttpError(400, `The request body is not valid JSON: ${(error as Error).message}`);
   }
+  const problem = jsonBoundsProblem(value);
+  if (problem) throw new HttpError(422, `The request body is refused: ${problem}.`);
+  return value;
+}
+
+/** Reads and parses a JSON body: 413 past the size limit, 400 when it is not JSON, 422 out of bounds. */
+export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
+  const body = await readBody(req, limit);
+  return parseBoundedJson(body.toString("utf8"));
 }
 
 function tooLarge(limit: number): HttpError {
-  return new HttpError(413, `The request body is larger than ${Math.round(limit / 1024 / 1024)} MiB.`);
+  const size = limit >= 1024 * 1024 ? `${Math.round(limit / 1024 / 1024)} MiB` : `${limit} bytes`;
+  return new HttpError(413, `The request body is larger than ${size}.`);
 }

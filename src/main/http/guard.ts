@@ -3,6 +3,7 @@
 // local users' processes are refused in one place.
 import type { IncomingMessage } from "node:http";
 import { timingSafeEqual, createHash } from "node:crypto";
+import { tryDecode } from "./request-target";
 
 export type GuardResult = { ok: true; via: "bearer" | "cookie" } | { ok: false; status: number; message: string };
 
@@ -50,30 +51,55 @@ export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(sha256(given), expectedDigest.digest);
 }
 
-export function readCookie(req: IncomingMessage, name: string): string | undefined {
+/** The named cookie's value; undefined when absent, null when its percent-encoding is malformed. */
+export function readCookie(req: IncomingMessage, name: string): string | null | undefined {
   const header = req.headers.cookie;
-  if (!header) return undefined;
+  if (typeof header !== "string" || header === "") return undefined;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
     if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (part.slice(0, eq).trim() === name) return tryDecode(part.slice(eq + 1).trim()) ?? null;
   }
   return undefined;
 }
 
+/** The host (name and port) of an origin, lowercased, or undefined when it is not a URL. */
+function originHost(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
+
 export function bearerToken(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
-  if (!header) return undefined;
+  if (typeof header !== "string" || header === "") return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match ? match[1] : undefined;
 }
 
+/**
+ * The verdict for one request. Total: whatever the headers hold, it returns a verdict and never
+ * throws (a throw here would escape an `upgrade` handler and end the process); a check that
+ * cannot decide refuses.
+ */
 export function checkRequest(req: IncomingMessage, options: GuardOptions): GuardResult {
-  const host = req.headers.host;
+  try {
+    return decide(req, options);
+  } catch {
+    return { ok: false, status: 400, message: "Refused: the request's headers could not be read." };
+  }
+}
+
+function decide(req: IncomingMessage, options: GuardOptions): GuardResult {
+  const rawHost = req.headers.host;
+  const host = typeof rawHost === "string" ? rawHost : undefined;
   if (!isLoopbackHost(host)) {
     return { ok: false, status: 403, message: `Refused: Host "${host ?? ""}" is not a loopback name (127.0.0.1, localhost, [::1]).` };
   }
-  const origin = req.headers.origin;
+  const rawOrigin = req.headers.origin;
+  const origin = rawOrigin === undefined ? undefined : String(rawOrigin);
   if (origin !== undefined && !isLoopbackOrigin(origin)) {
     return { ok: false, status: 403, message: `Refused: Origin "${origin}" is not a loopback origin.` };
   }
@@ -87,10 +113,13 @@ export function checkRequest(req: IncomingMessage, options: GuardOptions): Guard
   if (options.allowCookie) {
     const name = options.cookie?.name;
     const value = name ? readCookie(req, name) : undefined;
+    if (value === null) {
+      return { ok: false, status: 400, message: "Refused: the session cookie is malformed (bad percent-encoding); open the link the companion printed." };
+    }
     if (value !== undefined) {
       // SameSite treats every port of localhost as one site, so another local web app could ride
       // the cookie; a cookie-authenticated request must therefore come from this very origin.
-      if (origin !== undefined && new URL(origin).host !== host!.toLowerCase()) {
+      if (origin !== undefined && originHost(origin) !== host!.trim().toLowerCase()) {
         return { ok: false, status: 403, message: `Refused: Origin "${origin}" is not this page's origin.` };
       }
       const expected = options.cookie?.value() ?? options.token();

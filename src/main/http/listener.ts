@@ -7,6 +7,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { checkRequest, isLoopbackHost, isLoopbackOrigin, sameSecret, type GuardResult } from "./guard";
 import { declaredTooLarge, HttpError, MAX_BODY_BYTES } from "./body";
 import { serveStatic } from "./static-files";
+import { parseTarget } from "./request-target";
 
 export type Refusal = Extract<GuardResult, { ok: false }>;
 
@@ -74,12 +75,23 @@ function sendJsonError(res: ServerResponse, refusal: Refusal): void {
   res.end(JSON.stringify({ error: { status: refusal.status, message: refusal.message } }));
 }
 
-function rejectUpgrade(socket: Duplex, status: number, message: string): void {
-  const reason = status === 401 ? "Unauthorized" : status === 403 ? "Forbidden" : status === 404 ? "Not Found" : "Bad Request";
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(message)}\r\n\r\n${message}`,
-  );
+const REASONS: Record<number, string> = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 431: "Request Header Fields Too Large", 500: "Internal Server Error" };
+
+/** A plain HTTP refusal written straight to a raw socket (an upgrade, a parse error). */
+function writeRaw(socket: Duplex, status: number, message: string): void {
+  if (socket.destroyed) return;
+  // Header values come from our own messages, but a message may quote what the client sent.
+  const body = message.replace(/[\r\n]+/g, " ");
+  try {
+    socket.end(
+      `HTTP/1.1 ${status} ${REASONS[status] ?? "Bad Request"}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  } catch {
+    socket.destroy();
+  }
 }
+
+const BAD_TARGET = "Refused: the request target is not a valid path.";
 
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   const host = options.host ?? "127.0.0.1";
@@ -95,7 +107,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const url = parseTarget(req.url);
+    if (!url) return sendText(res, 400, BAD_TARGET);
     const route = routes.find((r) => matches(r.prefix, url.pathname));
     if (route) {
       const verdict = checkRequest(req, { token: options.token, allowCookie: false });
@@ -103,14 +116,15 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       if (!verdict.ok) return refuse(verdict);
       if (declaredTooLarge(req)) {
         req.resume();
-        return refuse({ ok: false, status: 413, message: "The request body is larger than 4 MiB." });
+        return refuse({ ok: false, status: 413, message: `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.` });
       }
       try {
         await route.handle(req, res);
       } catch (error) {
         const status = error instanceof HttpError ? error.status : 500;
-        if (status === 500) log(`http: ${route.prefix} failed: ${(error as Error).message}`);
-        refuse({ ok: false, status, message: (error as Error).message });
+        const message = error instanceof Error ? error.message : String(error);
+        if (status === 500) log(`http: ${route.prefix} failed: ${message}`);
+        refuse({ ok: false, status, message: status === 500 ? "Internal error." : message });
       }
       return;
     }
@@ -139,18 +153,54 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   }
 
   const server = createServer((req, res) => {
-    onRequest(req, res).catch((error: Error) => {
-      log(`http: request failed: ${error.message}`);
-      sendText(res, 500, "Internal error.");
+    // Neither a request nor its response may take the process down with an unhandled 'error'.
+    req.on("error", () => {});
+    res.on("error", () => {});
+    onRequest(req, res).catch((error: unknown) => {
+      log(`http: request failed: ${error instanceof Error ? error.message : String(error)}`);
+      try {
+        sendText(res, 500, "Internal error.");
+      } catch {
+        res.destroy();
+      }
     });
   });
 
-  server.on("upgrade", (req, socket, head) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    if (url.pathname !== "/ws" || !options.onSocket) return rejectUpgrade(socket, 404, "No WebSocket here.");
+  // Bytes that are not HTTP (a bad request line, oversize headers): answer 400 and hang up. Without
+  // this handler Node does the same, but a socket error after that must not surface either.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    socket.on("error", () => {});
+    if (error.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+    writeRaw(socket, error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400, "Bad request.");
+  });
+
+  server.on("connection", (socket) => socket.on("error", () => {}));
+
+  function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on("error", () => {});
+    const url = parseTarget(req.url);
+    if (!url) return writeRaw(socket, 400, BAD_TARGET);
+    if (url.pathname !== "/ws" || !options.onSocket) return writeRaw(socket, 404, "No WebSocket here.");
     const verdict = checkRequest(req, { token: options.token, allowCookie: true, cookie: { name: cookie.name(), value: cookie.value } });
-    if (!verdict.ok) return rejectUpgrade(socket, verdict.status, verdict.message);
-    wss.handleUpgrade(req, socket, head, (ws) => options.onSocket!(ws, req));
+    if (!verdict.ok) return writeRaw(socket, verdict.status, verdict.message);
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      try {
+        options.onSocket!(ws, req);
+      } catch (error) {
+        log(`ws: a page's socket could not be set up: ${(error as Error).message}`);
+        ws.terminate();
+      }
+    });
+  }
+
+  // The upgrade event runs outside any request handler: a throw here would end the process.
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    try {
+      onUpgrade(req, socket, head);
+    } catch (error) {
+      log(`http: upgrade failed: ${error instanceof Error ? error.message : String(error)}`);
+      writeRaw(socket, 400, "Refused: the upgrade request could not be read.");
+    }
   });
 
   await new Promise<void>((resolvePromise, reject) => {

@@ -1,9 +1,13 @@
 // Serves the built renderer. Only files under the root are reachable; unknown paths without an
 // extension fall back to index.html so a reload on any view still loads the app.
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
+import { PAGE_CSP } from "../../shared/csp";
+import { tryDecode } from "./request-target";
+
+export { PAGE_CSP };
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -19,23 +23,15 @@ const TYPES: Record<string, string> = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-// The page loads only its own scripts and talks only to its own origin (the /ws socket).
-export const PAGE_CSP = [
-  "default-src 'self'",
-  // No eval: forms are validated in main (forms:check), never by ajv in the page.
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "object-src 'none'",
-].join("; ");
-
-async function fileAt(path: string): Promise<string | undefined> {
+/**
+ * The real file behind `path` when it is a regular file inside `realRoot` (the root with its own
+ * links resolved). A symlink in the page folder that points elsewhere is not followed out of it.
+ */
+async function fileAt(path: string, realRoot: string): Promise<string | undefined> {
   try {
-    return (await stat(path)).isFile() ? path : undefined;
+    const real = await realpath(path);
+    if (real !== realRoot && !real.startsWith(realRoot + sep)) return undefined;
+    return (await stat(real)).isFile() ? real : undefined;
   } catch {
     return undefined;
   }
@@ -43,27 +39,32 @@ async function fileAt(path: string): Promise<string | undefined> {
 
 export async function serveStatic(root: string, pathname: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const base = resolve(root);
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
+  const decoded = tryDecode(pathname);
+  if (decoded === undefined || decoded.includes("\0")) {
     res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("Bad path.");
     return;
   }
+  let realRoot: string;
+  try {
+    realRoot = await realpath(base);
+  } catch {
+    realRoot = base;
+  }
+  const at = (path: string) => fileAt(path, realRoot);
   const candidate = resolve(join(base, normalize(decoded)));
   if (candidate !== base && !candidate.startsWith(base + sep)) {
     res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found.");
     return;
   }
-  let file = decoded.endsWith("/") ? await fileAt(join(candidate, "index.html")) : await fileAt(candidate);
-  if (!file && extname(decoded) === "") file = await fileAt(join(base, "index.html"));
+  let file = decoded.endsWith("/") ? await at(join(candidate, "index.html")) : await at(candidate);
+  if (!file && extname(decoded) === "") file = await at(join(base, "index.html"));
   if (!file && decoded === "/favicon.ico") {
     // Browsers ask for it unprompted; an empty answer keeps the console free of 404 noise.
     res.writeHead(204, { "cache-control": "private, max-age=86400" }).end();
     return;
   }
   if (!file) {
-    const built = await fileAt(join(base, "index.html"));
+    const built = await at(join(base, "index.html"));
     res
       .writeHead(built ? 404 : 503, { "content-type": "text/plain; charset=utf-8" })
       .end(built ? "Not found." : `The renderer is not built (no ${join(base, "index.html")}); run: npx vite build`);
@@ -75,7 +76,7 @@ export async function serveStatic(root: string, pathname: string, req: IncomingM
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
     // Vite fingerprints assets; the page itself must always be fresh.
-    "cache-control": file.includes(`${sep}assets${sep}`) ? "private, max-age=31536000, immutable" : "no-store",
+    "cache-control": file.startsWith(`${realRoot}${sep}assets${sep}`) ? "private, max-age=31536000, immutable" : "no-store",
   };
   if (type.startsWith("text/html")) {
     headers["content-security-policy"] = PAGE_CSP;

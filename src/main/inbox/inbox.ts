@@ -2,28 +2,58 @@
 // Request — waits here until it is answered once, expires, is withdrawn, or the app closes.
 import type { Answer, Asker, InboxEvent, PendingEntry, Request } from "../../shared/types";
 import { checkFormAnswer } from "../../forms/check-answer";
+import { jsonBoundsProblem } from "../json-bounds";
+import { MAX_PENDING_PER_SERVER, MAX_PENDING_TOTAL, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../limits";
 import { InboxError } from "./errors";
 
 export interface InboxOptions {
   /** Pending questions one source may have at once; past it, new ones are cancelled at once. */
   maxPendingPerSource?: number;
+  /** Pending questions in the whole Inbox, whoever asks; past it every new one is refused. */
+  maxPendingTotal?: number;
   /** Clock, for tests. */
   now?: () => number;
+}
+
+/** One flood cap a question counts against while it is pending. */
+export interface Quota {
+  /** What is counted, e.g. `server:github` or `token:ab12…`. */
+  key: string;
+  max: number;
+  /** Who, in the refusal's words ("github already has 8 questions waiting"). */
+  label: string;
 }
 
 export interface WaitOptions {
   source: Asker;
   /** Aborting withdraws the question from every view and resolves it `cancelled`. */
   signal?: AbortSignal;
+  /**
+   * The caps this question counts against, instead of the default one per source. A caller
+   * that can choose its own name (an agent's X-Agent-Name) is counted by what it cannot choose.
+   */
+  quotas?: Quota[];
 }
+
+/**
+ * Why a question was refused on arrival: `busy` is a flood cap (try later), `invalid` a question
+ * out of bounds, `expired` an expiresAt already past.
+ */
+export type RefusalKind = "closed" | "aborted" | "invalid" | "duplicate" | "expired" | "busy";
+
+export type Admission =
+  | { ok: true; answer: Promise<Answer> }
+  /** `answer` is what a waitFor caller gets instead (cancelled, or expired). */
+  | { ok: false; kind: RefusalKind; reason: string; answer: Answer };
 
 interface Pending {
   entry: PendingEntry;
   resolve: (answer: Answer) => void;
   cleanup: () => void;
+  keys: string[];
 }
 
-const DEFAULT_MAX_PER_SOURCE = 8;
+const SUMMARY_PROMPT = 200;
 // setTimeout holds at most a signed 32-bit delay; longer expiries are re-armed when it fires.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -32,46 +62,101 @@ export function sourceKey(source: Asker): string {
   return source.server ? `server:${source.server}` : `agent:${source.agent ?? "agent"}`;
 }
 
+function sourceLabel(source: Asker): string {
+  return source.server ?? source.agent ?? "agent";
+}
+
+/**
+ * Why a question cannot be held and shown, or undefined. The backstop behind every entry point:
+ * whatever a server or agent sends, a question that reaches the views can be serialised for them.
+ */
+function requestProblem(request: Request): string | undefined {
+  if (typeof request !== "object" || request === null) return "it is not a question object";
+  if (typeof request.id !== "string" || request.id === "") return "its id is not a non-empty string";
+  if (typeof request.kind !== "string") return "its kind is not a string";
+  if (typeof request.prompt !== "string") return "its prompt is not a string";
+  if (request.prompt.length > MAX_PROMPT_LENGTH) return `its prompt is longer than ${MAX_PROMPT_LENGTH} characters`;
+  if (request.url !== undefined && (typeof request.url !== "string" || request.url.length > MAX_URL_LENGTH)) {
+    return `its url is not a string of at most ${MAX_URL_LENGTH} characters`;
+  }
+  const bounds = jsonBoundsProblem(request);
+  return bounds ? `it is refused: ${bounds}` : undefined;
+}
+
+function idOf(request: Request): string {
+  const id = (request as { id?: unknown } | null)?.id;
+  return typeof id === "string" ? id : String(id);
+}
+
+/** What views may see of a refused, out-of-bounds question: its id, kind and the start of its prompt. */
+function summary(request: Request): Request {
+  const input = (typeof request === "object" && request !== null ? request : {}) as Partial<Record<keyof Request, unknown>>;
+  const text = (value: unknown, max: number) => (typeof value === "string" ? (value.length > max ? `${value.slice(0, max)}…` : value) : "");
+  return { id: text(input.id, 256), kind: text(input.kind, 64), prompt: text(input.prompt, SUMMARY_PROMPT) };
+}
+
 export class Inbox {
   private readonly pending = new Map<string, Pending>();
   /** Pending count per source key, for the flood cap without scanning every question. */
   private readonly perSource = new Map<string, number>();
   private readonly listeners = new Set<(event: InboxEvent) => void>();
   private readonly maxPerSource: number;
+  private readonly maxTotal: number;
   private readonly now: () => number;
   private closed = false;
 
   constructor(options: InboxOptions = {}) {
-    this.maxPerSource = options.maxPendingPerSource ?? DEFAULT_MAX_PER_SOURCE;
+    this.maxPerSource = options.maxPendingPerSource ?? MAX_PENDING_PER_SERVER;
+    this.maxTotal = options.maxPendingTotal ?? MAX_PENDING_TOTAL;
     this.now = options.now ?? Date.now;
   }
 
   /** The app's `waitFor`: resolves with the person's answer, or a cancel/expiry in their stead. */
   waitFor(request: Request, options: WaitOptions): Promise<Answer> {
+    const admission = this.admit(request, options);
+    return admission.ok ? admission.answer : Promise.resolve(admission.answer);
+  }
+
+  /**
+   * Takes a question in, or says at once why not (the "refused" event tells every view). Callers
+   * that can answer a refusal in their own terms (an HTTP 429) use this instead of waitFor.
+   */
+  admit(request: Request, options: WaitOptions): Admission {
     const source = { ...options.source };
-    const refuse = (reason: string, answerReason = "cancelled"): Promise<Answer> => {
-      this.emit({ type: "refused", request, source, reason });
-      return Promise.resolve({ id: request.id, ok: false, reason: answerReason });
+    const refuse = (kind: RefusalKind, reason: string, answerReason = "cancelled"): Admission => {
+      // An out-of-bounds question is not passed on to views, only a summary of it.
+      this.emit({ type: "refused", request: kind === "invalid" ? summary(request) : request, source, reason });
+      return { ok: false, kind, reason, answer: { id: idOf(request), ok: false, reason: answerReason } };
     };
-    if (this.closed) return refuse("the companion is shutting down");
-    if (options.signal?.aborted) return refuse("the asker gave up before the question arrived");
-    if (this.pending.has(request.id)) return refuse(`a question with id "${request.id}" is already pending`);
+    // First, so no other refusal passes an out-of-bounds question on to the views.
+    const problem = requestProblem(request);
+    if (problem) return refuse("invalid", problem);
+    if (this.closed) return refuse("closed", "the companion is shutting down");
+    if (options.signal?.aborted) return refuse("aborted", "the asker gave up before the question arrived");
+    if (this.pending.has(request.id)) return refuse("duplicate", `a question with id "${request.id}" is already pending`);
 
     const expiresAt = request.expiresAt === undefined ? undefined : Date.parse(request.expiresAt);
     if (expiresAt !== undefined && (Number.isNaN(expiresAt) || expiresAt <= this.now())) {
-      return refuse(Number.isNaN(expiresAt) ? "its expiresAt is not a date" : "it expired before it arrived", "expired");
+      return refuse("expired", Number.isNaN(expiresAt) ? "its expiresAt is not a date" : "it expired before it arrived", "expired");
     }
-    const key = sourceKey(source);
-    const fromSource = this.perSource.get(key) ?? 0;
-    if (fromSource >= this.maxPerSource) {
-      return refuse(`${key.split(":")[1]} already has ${fromSource} questions waiting (limit ${this.maxPerSource})`);
+    if (this.pending.size >= this.maxTotal) {
+      return refuse("busy", `the Inbox already holds ${this.pending.size} questions (limit ${this.maxTotal})`);
     }
+    const quotas = options.quotas ?? [{ key: sourceKey(source), max: this.maxPerSource, label: sourceLabel(source) }];
+    for (const quota of quotas) {
+      const held = this.perSource.get(quota.key) ?? 0;
+      if (held >= quota.max) return refuse("busy", `${quota.label} already has ${held} questions waiting (limit ${quota.max})`);
+    }
+    const keys = quotas.map((q) => q.key);
+    return { ok: true, answer: this.hold(request, source, keys, expiresAt, options.signal) };
+  }
 
+  private hold(request: Request, source: Asker, keys: string[], expiresAt: number | undefined, signal: AbortSignal | undefined): Promise<Answer> {
     return new Promise<Answer>((resolve) => {
       const entry: PendingEntry = { request, source, receivedAt: this.now() };
       let timer: ReturnType<typeof setTimeout> | undefined;
       const onAbort = () => {
-        const why = options.signal?.reason;
+        const why = signal?.reason;
         const message = why instanceof Error ? why.message : typeof why === "string" ? why : "the asker stopped waiting";
         this.withdraw(request.id, "aborted", { id: request.id, ok: false, reason: "cancelled" }, message);
       };
@@ -87,11 +172,11 @@ export class Inbox {
       };
       const cleanup = () => {
         if (timer) clearTimeout(timer);
-        options.signal?.removeEventListener("abort", onAbort);
+        signal?.removeEventListener("abort", onAbort);
       };
-      this.pending.set(request.id, { entry, resolve, cleanup });
-      this.perSource.set(key, fromSource + 1);
-      options.signal?.addEventListener("abort", onAbort, { once: true });
+      this.pending.set(request.id, { entry, resolve, cleanup, keys });
+      for (const key of keys) this.perSource.set(key, (this.perSource.get(key) ?? 0) + 1);
+      signal?.addEventListener("abort", onAbort, { once: true });
       armExpiry();
       this.emit({ type: "added", entry });
     });
@@ -169,10 +254,11 @@ export class Inbox {
     const pending = this.pending.get(id);
     if (!pending) return;
     this.pending.delete(id);
-    const key = sourceKey(pending.entry.source);
-    const left = (this.perSource.get(key) ?? 1) - 1;
-    if (left > 0) this.perSource.set(key, left);
-    else this.perSource.delete(key);
+    for (const key of pending.keys) {
+      const left = (this.perSource.get(key) ?? 1) - 1;
+      if (left > 0) this.perSource.set(key, left);
+      else this.perSource.delete(key);
+    }
     pending.cleanup();
     pending.resolve(answer);
   }
