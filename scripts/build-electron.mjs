@@ -13,9 +13,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = path.resolve(process.env.COMPANION_OUT || path.join(root, "out"));
 const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
 
-// Electron is provided by the runtime; keytar is a native addon rebuilt for Electron by
-// electron-builder; ws's optional native helpers are loaded with try/catch when present.
-const external = ["electron", "keytar", "bufferutil", "utf-8-validate"];
+// Electron is provided by the runtime; keytar and better-sqlite3 are native addons rebuilt for
+// Electron by electron-builder; ws's optional native helpers are loaded with try/catch when present.
+const external = ["electron", "keytar", "better-sqlite3", "bufferutil", "utf-8-validate"];
 const electronNode = "node22"; // Electron 45 ships Node 22
 
 const common = {
