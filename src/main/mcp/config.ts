@@ -1,11 +1,20 @@
-// Reads an MCP server config in the shapes people already have (Claude Desktop, Cursor, VS Code,
-// opencode): `mcpServers` / `servers` / `mcp`, or a bare map of servers. Per-server mistakes
-// become that server's error so the others still load; only an unusable whole is thrown.
+// Reads an MCP server config in the shapes people already have (Claude Desktop, Claude Code, Cursor,
+// VS Code, Windsurf, Zed, opencode, Gemini CLI): `mcpServers` / `servers` / `context_servers` / `mcp`
+// (and opencode's newer `mcp.servers`), or a bare map of servers. Comments and trailing commas are
+// accepted (JSONC). Per-server mistakes become that server's error so the others still load; an
+// entry that is not a server at all (a settings key) is skipped with the reason; only an unusable
+// whole is thrown.
+import { readFileSync, statSync } from "node:fs";
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Keys a bare server map may carry that are not servers (toolnexus config sections). */
 const RESERVED_KEYS = new Set(["builtins", "agents", "a2a", "mcpServer"]);
-const WRAPPER_KEYS = ["mcpServers", "servers", "mcp"] as const;
+const WRAPPER_KEYS = ["mcpServers", "servers", "context_servers", "mcp"] as const;
+/** The keys that make an entry a server; an entry with none of them is some other setting. */
+const SERVER_KEYS = ["command", "url", "serverUrl", "httpUrl", "type"] as const;
+/** An `envFile` is a handful of KEY=VALUE lines; anything this big is not one. */
+const MAX_ENV_FILE_BYTES = 1024 * 1024;
 
 /** Which protocol era to ask for: `auto` probes for 2026-07-28, `legacy` speaks 2025-11-25. */
 export type ProtocolChoice = "auto" | "legacy";
@@ -44,10 +53,29 @@ export interface ServerConfigError {
   error: string;
 }
 
+/** An entry of the server map that is not a server (another setting, an extension's entry). */
+export interface SkippedEntry {
+  name: string;
+  reason: string;
+}
+
 export interface ParsedConfig {
   servers: ServerConfig[];
   /** Servers that could not be read; each becomes status `failed` with this error. */
   invalid: ServerConfigError[];
+  /** Entries that are not servers at all; never started, never shown as failed. */
+  skipped: SkippedEntry[];
+}
+
+export interface ParseOptions {
+  /**
+   * Where `${VAR}` in command, args, env, cwd, url and envFile comes from (default: this
+   * process's environment). Headers keep their references until connect time, when secrets
+   * are at hand too.
+   */
+  env?: Record<string, string | undefined>;
+  /** false: keep every `${…}` as written (for listing the config), and read no envFile. */
+  expand?: boolean;
 }
 
 export class McpConfigError extends Error {
@@ -60,22 +88,50 @@ export class McpConfigError extends Error {
 type Raw = Record<string, unknown>;
 const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Parses JSON text, naming the line and column of a syntax error. */
-export function parseConfigText(text: string, origin = "MCP config"): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const message = (error as Error).message;
-    const at = /position (\d+)/.exec(message);
-    let where = "";
-    if (at) {
-      const before = text.slice(0, Number(at[1]));
-      const line = before.split("\n").length;
-      where = ` (line ${line}, column ${before.length - before.lastIndexOf("\n")})`;
-    }
-    throw new McpConfigError(`${origin} is not valid JSON${where}: ${message}`);
-  }
+/** 1-based line and column of a character offset, for messages a person can act on. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, column: before.length - before.lastIndexOf("\n") };
 }
+
+/**
+ * Parses JSON text, naming the line and column of the first syntax error. `jsonc` (the default)
+ * accepts comments and trailing commas, as VS Code, Zed and opencode do; `jsonc: false` is for
+ * files whose own client reads strict JSON, so we refuse what that client would refuse.
+ */
+export function parseConfigText(text: string, origin = "MCP config", options: { jsonc?: boolean } = {}): unknown {
+  const jsonc = options.jsonc !== false;
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: jsonc, disallowComments: !jsonc, allowEmptyContent: false });
+  if (errors.length > 0) {
+    const first = errors[0];
+    const { line, column } = lineAndColumn(text, first.offset);
+    throw new McpConfigError(`${origin} is not valid JSON${jsonc ? "" : " (this file takes no comments or trailing commas)"} (line ${line}, column ${column}): ${describeParseError(first.error)}`);
+  }
+  return value;
+}
+
+function describeParseError(code: ParseError["error"]): string {
+  const name = printParseErrorCode(code);
+  const words: Record<string, string> = {
+    InvalidCommentToken: "a comment",
+    PropertyNameExpected: "expected a property name (a trailing comma?)",
+    ValueExpected: "expected a value (a trailing comma?)",
+    ColonExpected: "expected a colon",
+    CommaExpected: "expected a comma",
+    CloseBraceExpected: "expected }",
+    CloseBracketExpected: "expected ]",
+    EndOfFileExpected: "unexpected text after the end",
+    UnexpectedEndOfString: "a string that never ends",
+    UnexpectedEndOfComment: "a comment that never ends",
+    InvalidSymbol: "an unexpected character",
+  };
+  return words[name] ?? name;
+}
+
+/** True when the object looks like one server rather than a map of servers. */
+const looksLikeServer = (value: Raw) => SERVER_KEYS.some((k) => k in value);
 
 /** Finds the server map inside any supported shape. */
 function serverMap(config: unknown): Raw {
@@ -89,6 +145,9 @@ function serverMap(config: unknown): Raw {
       if (!isObject(inner)) {
         throw new McpConfigError(`MCP config "${key}" must be an object mapping server names to servers.`);
       }
+      // opencode's newer layout (and VS Code's settings.json) nest the map one level down:
+      // `mcp: { servers: { … } }`. A server that is itself named "servers" has a command or url.
+      if (key === "mcp" && isObject(inner.servers) && !looksLikeServer(inner.servers)) return inner.servers;
       return inner;
     }
   }
@@ -102,6 +161,130 @@ function serverMap(config: unknown): Raw {
   }
   return Object.fromEntries(entries);
 }
+
+// ---- variables -------------------------------------------------------------------------------
+
+/** A reference inside a config string, in the companion's own syntax. */
+export type Reference =
+  | { kind: "env"; name: string; fallback?: string }
+  | { kind: "secret"; name: string }
+  | { kind: "input"; id: string };
+
+interface Found {
+  ref: Reference;
+  start: number;
+  end: number;
+}
+
+/**
+ * Every reference in `template`: `${VAR}`, `${VAR:-default}`, `${env:VAR}` and `{env:VAR}` (the
+ * spellings of VS Code/Cursor and opencode, accepted so their files work as they are),
+ * `${secret:NAME}`, and `${input:ID}` (VS Code's prompt, kept until it is answered). A `${…}`
+ * that is none of these is left as text.
+ */
+export function findReferences(template: string): Found[] {
+  const out: Found[] = [];
+  for (const m of template.matchAll(/\$\{([^{}]*)\}|\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (m[2] !== undefined) {
+      out.push({ ref: { kind: "env", name: m[2] }, start, end });
+      continue;
+    }
+    const inner = m[1];
+    let found: RegExpExecArray | null;
+    if ((found = /^(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/.exec(inner))) {
+      out.push({ ref: { kind: "env", name: found[1], ...(found[2] !== undefined ? { fallback: found[2] } : {}) }, start, end });
+    } else if ((found = /^secret:([A-Za-z_][A-Za-z0-9_.-]*)$/.exec(inner))) {
+      out.push({ ref: { kind: "secret", name: found[1] }, start, end });
+    } else if ((found = /^input:(.+)$/.exec(inner))) {
+      out.push({ ref: { kind: "input", id: found[1] }, start, end });
+    }
+  }
+  return out;
+}
+
+/** Replaces each reference with what `resolve` gives for it; `resolve` throws to refuse one. */
+function substitute(template: string, resolve: (ref: Reference) => string): string {
+  let value = "";
+  let last = 0;
+  for (const { ref, start, end } of findReferences(template)) {
+    value += template.slice(last, start) + resolve(ref);
+    last = end;
+  }
+  return value + template.slice(last);
+}
+
+interface InputInfo {
+  description?: string;
+  password?: boolean;
+}
+
+/** The `inputs` an import recorded beside a server, by id (VS Code's description and password flag). */
+function inputInfo(raw: Raw): Map<string, InputInfo> {
+  const map = new Map<string, InputInfo>();
+  if (!Array.isArray(raw.inputs)) return map;
+  for (const input of raw.inputs) {
+    if (isObject(input) && typeof input.id === "string") {
+      map.set(input.id, {
+        ...(typeof input.description === "string" ? { description: input.description } : {}),
+        ...(input.password === true ? { password: true } : {}),
+      });
+    }
+  }
+  return map;
+}
+
+function inputError(id: string, info: InputInfo | undefined): Error {
+  const about = info?.description ? ` (${info.description})` : "";
+  const secret = info?.password ? " It is a secret: put it in the keychain with `toolnexus-companion secret set NAME` and write ${secret:NAME} in a header," : " Replace it with a value,";
+  return new Error(`needs the input "${id}"${about}, which has not been answered yet.${secret} or with \${VAR} read from the environment.`);
+}
+
+function envResolver(field: string, env: Record<string, string | undefined>, inputs: Map<string, InputInfo>) {
+  return (ref: Reference): string => {
+    if (ref.kind === "input") throw new Error(`${field} ${inputError(ref.id, inputs.get(ref.id)).message}`);
+    if (ref.kind === "secret") throw new Error(`${field} uses \${secret:${ref.name}}, which is read in headers only`);
+    const value = env[ref.name];
+    if (value !== undefined) return value;
+    if (ref.fallback !== undefined) return ref.fallback;
+    throw new Error(`${field} needs the environment variable ${ref.name}, which is not set`);
+  };
+}
+
+/** KEY=VALUE lines as VS Code and Cursor read an `envFile`: `#` comments, optional `export`, quotes. */
+export function parseEnvFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
+    if (!m) continue;
+    let value = m[2];
+    const quote = value[0];
+    if ((quote === '"' || quote === "'") && value.length >= 2 && value.endsWith(quote)) {
+      value = value.slice(1, -1);
+      if (quote === '"') value = value.replace(/\\n/g, "\n").replace(/\\r/g, "\r").replace(/\\(["\\])/g, "$1");
+    } else {
+      value = value.replace(/\s+#.*$/, "").trim();
+    }
+    out[m[1]] = value;
+  }
+  return out;
+}
+
+function readEnvFile(path: string): Record<string, string> {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch (error) {
+    throw new Error(`envFile "${path}" cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (size > MAX_ENV_FILE_BYTES) throw new Error(`envFile "${path}" is ${size} bytes; an env file over ${MAX_ENV_FILE_BYTES} bytes is refused`);
+  return parseEnvFile(readFileSync(path, "utf8"));
+}
+
+// ---- one server ------------------------------------------------------------------------------
 
 function stringMap(value: unknown, what: string): Record<string, string> {
   if (value === undefined) return {};
@@ -124,34 +307,61 @@ function positiveMs(value: unknown, what: string, fallback: number): number {
   return value;
 }
 
-function parseServer(name: string, raw: unknown): ServerConfig {
-  if (!isObject(raw)) throw new Error("must be an object with a `command` or a `url`");
+const REMOTE_TYPES = ["remote", "http", "streamable-http", "streamablehttp", "sse"];
+const LOCAL_TYPES = ["local", "stdio"];
+
+/** The one URL of a remote entry: `url`, Windsurf's `serverUrl` or Gemini CLI's `httpUrl`. */
+function remoteUrl(raw: Raw): { url?: unknown; key?: string } {
+  const given = (["url", "serverUrl", "httpUrl"] as const).filter((k) => raw[k] !== undefined);
+  if (given.length > 1 && new Set(given.map((k) => raw[k])).size > 1) {
+    throw new Error(`give one of ${given.map((k) => `\`${k}\``).join(", ")}, not several`);
+  }
+  return given.length === 0 ? {} : { url: raw[given[0]], key: given[0] };
+}
+
+function parseServer(name: string, raw: Raw, options: ParseOptions): ServerConfig {
+  const expand = options.expand !== false;
+  const env = options.env ?? process.env;
+  const inputs = inputInfo(raw);
+  const text = (value: string, field: string) => (expand ? substitute(value, envResolver(field, env, inputs)) : value);
+
   const enabled = raw.disabled !== true && raw.enabled !== false;
   const timeout = positiveMs(raw.timeout, "timeout", DEFAULT_TIMEOUT_MS);
   const callTimeout = positiveMs(raw.callTimeout, "callTimeout", 60_000);
   const type = typeof raw.type === "string" ? raw.type.toLowerCase() : undefined;
-  const isRemote = type ? ["remote", "http", "streamable-http", "streamablehttp", "sse"].includes(type) : raw.url !== undefined;
-  const isLocal = type ? ["local", "stdio"].includes(type) : raw.command !== undefined;
-  if (type && !isRemote && !isLocal) throw new Error(`unknown type "${raw.type}" (use "local"/"stdio" or "remote"/"http"/"sse")`);
+  const { url: rawUrl, key: urlKey } = remoteUrl(raw);
+  const isRemote = type ? REMOTE_TYPES.includes(type) : rawUrl !== undefined;
+  const isLocal = type ? LOCAL_TYPES.includes(type) : raw.command !== undefined;
+  if (type && !isRemote && !isLocal) throw new Error(`unknown type "${raw.type}" (use "local"/"stdio" or "remote"/"http"/"streamable-http"/"sse")`);
   const protocol = raw.protocol ?? (isRemote ? "auto" : "legacy");
   if (protocol !== "auto" && protocol !== "legacy") throw new Error('protocol must be "auto" or "legacy"');
 
   if (isRemote) {
-    if (typeof raw.url !== "string" || raw.url === "") throw new Error("a remote server needs a `url`");
+    if (typeof rawUrl !== "string" || rawUrl === "") throw new Error("a remote server needs a `url`");
+    const written = text(rawUrl, urlKey ?? "url");
     let url: URL;
     try {
-      url = new URL(raw.url);
+      url = new URL(written);
     } catch {
-      throw new Error(`url "${raw.url}" is not a valid URL`);
+      throw new Error(`url "${rawUrl}" is not a valid URL`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`url must be http(s), not ${url.protocol}`);
-    const transport = type === "sse" ? "sse" : type === "streamable-http" || type === "streamablehttp" ? "streamable-http" : "auto";
-    return { name, type: "remote", enabled, timeout, callTimeout, protocol, url: url.href, headers: stringMap(raw.headers, "headers"), transport };
+    const headers = stringMap(raw.headers, "headers");
+    // Headers are expanded at connect time (secrets live there); an unanswered input fails now.
+    for (const [key, value] of Object.entries(headers)) {
+      for (const { ref } of findReferences(value)) {
+        if (ref.kind === "input" && expand) throw new Error(`header "${key}" ${inputError(ref.id, inputs.get(ref.id)).message}`);
+      }
+    }
+    const transport =
+      type === "sse" ? "sse" : type === "streamable-http" || type === "streamablehttp" || (urlKey === "httpUrl" && !type) ? "streamable-http" : "auto";
+    return { name, type: "remote", enabled, timeout, callTimeout, protocol, url: expand ? url.href : rawUrl, headers, transport };
   }
   if (!isLocal) throw new Error("needs a `command` (local server) or a `url` (remote server)");
 
   let command: string;
   let args: string[];
+  let commandEnv: unknown;
   if (Array.isArray(raw.command)) {
     if (raw.command.length === 0 || !raw.command.every((p) => typeof p === "string")) {
       throw new Error("`command` as an array must be non-empty strings");
@@ -161,13 +371,34 @@ function parseServer(name: string, raw: unknown): ServerConfig {
   } else if (typeof raw.command === "string" && raw.command.trim() !== "") {
     command = raw.command;
     args = raw.args === undefined ? [] : stringList(raw.args);
+  } else if (isObject(raw.command) && typeof raw.command.path === "string" && raw.command.path.trim() !== "") {
+    // Zed's older settings: `command: { path, args, env }`.
+    command = raw.command.path;
+    args = raw.command.args === undefined ? [] : stringList(raw.command.args);
+    commandEnv = raw.command.env;
   } else {
     throw new Error("`command` must be a string or an array of strings");
   }
   if (raw.env !== undefined && raw.environment !== undefined) throw new Error("give `env` or `environment`, not both");
-  const env = stringMap(raw.env ?? raw.environment, raw.env !== undefined ? "env" : "environment");
+  const written = { ...stringMap(commandEnv, "command.env"), ...stringMap(raw.env ?? raw.environment, raw.env !== undefined ? "env" : "environment") };
   if (raw.cwd !== undefined && typeof raw.cwd !== "string") throw new Error("`cwd` must be a string");
-  return { name, type: "local", enabled, timeout, callTimeout, protocol, command, args, env, cwd: raw.cwd as string | undefined };
+  if (raw.envFile !== undefined && typeof raw.envFile !== "string") throw new Error("`envFile` must be a path");
+
+  const envOut: Record<string, string> = {};
+  if (expand && typeof raw.envFile === "string") Object.assign(envOut, readEnvFile(text(raw.envFile, "envFile")));
+  for (const [key, value] of Object.entries(written)) envOut[key] = text(value, `env.${key}`);
+  return {
+    name,
+    type: "local",
+    enabled,
+    timeout,
+    callTimeout,
+    protocol,
+    command: text(command, "command"),
+    args: args.map((a, i) => text(a, `args[${i}]`)),
+    env: envOut,
+    cwd: raw.cwd === undefined ? undefined : text(raw.cwd as string, "cwd"),
+  };
 }
 
 function stringList(value: unknown): string[] {
@@ -177,22 +408,49 @@ function stringList(value: unknown): string[] {
   return value.map(String);
 }
 
+/** Why an entry of the server map is not a server, or undefined when it is one. */
+function notAServer(raw: unknown): string | undefined {
+  if (!isObject(raw)) {
+    const shape = Array.isArray(raw) ? "a list" : raw === null ? "null" : `a ${typeof raw}`;
+    return `not a server (${shape}, not an object with a \`command\` or a \`url\`)`;
+  }
+  if (!looksLikeServer(raw)) {
+    if (raw.source === "extension" || ("settings" in raw && Object.keys(raw).every((k) => ["settings", "source", "enabled"].includes(k)))) {
+      return "provided by an editor extension, which knows how to start it; there is no command or url to run";
+    }
+    return "not a server: it has no `command` or `url`";
+  }
+  return undefined;
+}
+
 /**
- * Reads a config object (or its JSON text). Throws McpConfigError only when nothing can be read;
- * a broken server entry lands in `invalid` with a message, and the rest load.
+ * Reads a config object (or its JSON/JSONC text). Throws McpConfigError only when nothing can be
+ * read; a broken server entry lands in `invalid` with a message, an entry that is not a server
+ * lands in `skipped`, and the rest load.
  */
-export function parseConfig(config: unknown): ParsedConfig {
+export function parseConfig(config: unknown, options: ParseOptions = {}): ParsedConfig {
   const value = typeof config === "string" ? parseConfigText(config) : config;
   const servers: ServerConfig[] = [];
   const invalid: ServerConfigError[] = [];
+  const skipped: SkippedEntry[] = [];
   for (const [name, raw] of Object.entries(serverMap(value))) {
+    const why = notAServer(raw);
+    if (why) {
+      skipped.push({ name, reason: why });
+      continue;
+    }
     try {
-      servers.push(parseServer(name, raw));
+      servers.push(parseServer(name, raw as Raw, options));
     } catch (error) {
       invalid.push({ name, error: `server "${name}": ${(error as Error).message}` });
     }
   }
-  return { servers, invalid };
+  return { servers, invalid, skipped };
+}
+
+/** The raw server map of a config (entries as written), for tools that edit or list it. */
+export function rawServerMap(config: unknown): Raw {
+  return serverMap(config);
 }
 
 /** `sanitize(x) = x.replace(/[^a-zA-Z0-9_-]/g, "_")` — the tool-name rule of the seeds. */
@@ -200,7 +458,10 @@ export function sanitize(name: string): string {
   return name.replace(/[^a-zA-Z0-9_-]/g, "_");
 }
 
-/** Expands `${VAR}` from `env` and `${secret:NAME}` through `secret`; a missing one is an error naming it. */
+/**
+ * Expands `${VAR}` (also `${VAR:-default}`, `${env:VAR}`, `{env:VAR}`) from `env` and
+ * `${secret:NAME}` through `secret`; a missing one is an error naming it, never a value.
+ */
 export async function expandHeaders(
   headers: Record<string, string>,
   env: Record<string, string | undefined>,
@@ -208,23 +469,22 @@ export async function expandHeaders(
 ): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const [key, template] of Object.entries(headers)) {
-    let value = "";
-    let last = 0;
-    for (const match of template.matchAll(/\$\{(secret:)?([A-Za-z_][A-Za-z0-9_.-]*)\}/g)) {
-      value += template.slice(last, match.index);
-      last = match.index + match[0].length;
-      const name = match[2];
-      if (match[1]) {
-        const found = secret ? await secret(name) : undefined;
-        if (found === undefined) throw new Error(`header "${key}" needs the secret "${name}", which is not set in the keychain`);
-        value += found;
-      } else {
-        const found = env[name];
-        if (found === undefined) throw new Error(`header "${key}" needs the environment variable ${name}, which is not set`);
-        value += found;
-      }
+    const secrets = new Map<string, string | undefined>();
+    for (const { ref } of findReferences(template)) {
+      if (ref.kind === "secret" && !secrets.has(ref.name)) secrets.set(ref.name, secret ? await secret(ref.name) : undefined);
     }
-    out[key] = value + template.slice(last);
+    out[key] = substitute(template, (ref) => {
+      if (ref.kind === "secret") {
+        const found = secrets.get(ref.name);
+        if (found === undefined) throw new Error(`header "${key}" needs the secret "${ref.name}", which is not set in the keychain`);
+        return found;
+      }
+      if (ref.kind === "input") throw new Error(`header "${key}" needs the input "${ref.id}", which has not been answered yet`);
+      const found = env[ref.name];
+      if (found !== undefined) return found;
+      if (ref.fallback !== undefined) return ref.fallback;
+      throw new Error(`header "${key}" needs the environment variable ${ref.name}, which is not set`);
+    });
   }
   return out;
 }
