@@ -26,6 +26,9 @@ const common = {
   logLevel: "warning",
   legalComments: "none",
   external,
+  // Prefer a package's ESM build: jsonc-parser's CommonJS one is UMD with require()s of its own
+  // files that a bundler cannot follow (the bundle would throw "Cannot find module './impl/format'").
+  mainFields: ["module", "main"],
   define: { "process.env.COMPANION_VERSION": JSON.stringify(pkg.version) },
 };
 

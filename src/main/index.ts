@@ -7,6 +7,7 @@ import { createCore } from "./core";
 import { parseDesktopArgs } from "./desktop/args";
 import { runDesktopApp } from "./desktop/app";
 import { startCompanionServer } from "./http/companion-server";
+import { installOrphanGuard } from "./process/orphan-guard";
 import { openSecretStore } from "./secrets";
 
 // out/main/index.js → the app root holds out/renderer, out/preload and out/assets.
@@ -23,6 +24,9 @@ void runDesktopApp({
   startHidden: args.hidden,
   log,
   async createCore(platform) {
+    // Before any server starts: end what a crashed predecessor left, and start the watchdog that
+    // ends our servers if this process dies without closing them (process/orphan-guard.ts).
+    await installOrphanGuard({ log });
     // The tray and window come up at once; servers show "connecting" until they are ready.
     const core = await createCore({ configPath: args.configPath, platform, log, secrets: await openSecretStore(), connectInBackground: true });
     try {

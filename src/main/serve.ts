@@ -1,6 +1,9 @@
 // Browser mode: `npm run serve -- --config <path> [--port N]` runs the core in plain Node and
 // serves the renderer on the loopback listener. For headless boxes and SSH sessions, and what
-// the end-to-end tests drive.
+// the end-to-end tests drive. npm runs the bundle of this file (scripts/build-serve.mjs →
+// out/serve/serve.js) with `exec node`, so no wrapper sits between the person and the companion;
+// npm stays the parent, and the companion stops in order when its parent goes away.
+import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +12,8 @@ import { createCore, type Platform } from "./core";
 import { startCompanionServer } from "./http/companion-server";
 import { DEFAULT_PORT } from "./http/listener";
 import { openSecretStore } from "./secrets";
+import { installOrphanGuard } from "./process/orphan-guard";
+import { watchParent } from "./process/parent-watch";
 
 /** In a browser the page opens URLs itself, and there is no login item to manage. */
 export const browserPlatform: Platform = {
@@ -24,6 +29,11 @@ export function defaultConfigPath(): string {
   return join(base, "toolnexus-companion", "mcp.json");
 }
 
+/** --config, else TOOLNEXUS_CONFIG, else the default path. */
+export function configPathFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return flag ?? (env.TOOLNEXUS_CONFIG || defaultConfigPath());
+}
+
 function parse(argv: string[]): { config: string; port: number } {
   const { values } = parseArgs({
     args: argv,
@@ -31,18 +41,21 @@ function parse(argv: string[]): { config: string; port: number } {
     strict: true,
   });
   if (values.help) {
-    process.stdout.write("Usage: npm run serve -- [--config <mcp.json>] [--port <n>]\n");
+    process.stdout.write("Usage: npm run serve -- [--config <mcp.json>] [--port <n>]\n  (or the environment variable TOOLNEXUS_CONFIG; --config wins)\n");
     process.exit(0);
   }
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not "${values.port}".`);
-  return { config: values.config ?? defaultConfigPath(), port };
+  return { config: configPathFrom(values.config), port };
 }
 
 async function main(): Promise<void> {
   const args = parse(process.argv.slice(2));
   const log = (line: string) => process.stderr.write(`${line}\n`);
   log(`config: ${args.config}`);
+  // Before any server starts: end what a crashed predecessor left, and make sure our own servers
+  // die with us however we die.
+  const guard = await installOrphanGuard({ log });
   const secrets = await openSecretStore();
   const core = await createCore({ configPath: args.config, platform: browserPlatform, log, secrets, connectInBackground: true });
   // Servers connect while the page is already up; say how each one ends up.
@@ -57,6 +70,7 @@ async function main(): Promise<void> {
     server = await startCompanionServer(core, { port: args.port, staticDir, log });
   } catch (error) {
     await core.close();
+    guard.close();
     const code = (error as NodeJS.ErrnoException).code;
     throw new Error(code === "EADDRINUSE" ? `Port ${args.port} is in use (another companion?); pick another with --port.` : (error as Error).message);
   }
@@ -75,7 +89,10 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: cancelling pending questions and stopping servers…`);
     core.close().then(
-      () => process.exit(0),
+      () => {
+        guard.close();
+        process.exit(0);
+      },
       (error: Error) => {
         log(`close failed: ${error.message}`);
         process.exit(1);
@@ -84,10 +101,22 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+  // npm (or any wrapper) killed, even with SIGKILL: we were re-parented; stop as on SIGTERM.
+  watchParent(() => stop("parent exited"), 500);
+}
+
+function isMainModule(): boolean {
+  if (!process.argv[1]) return false;
+  try {
+    // argv[1] is not resolved through symlinks; import.meta.url is.
+    return realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
 }
 
 // Only when run as a program, so tests can import browserPlatform.
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (isMainModule()) {
   main().catch((error: Error) => {
     process.stderr.write(`Toolnexus Companion could not start: ${error.message}\n`);
     process.exit(1);

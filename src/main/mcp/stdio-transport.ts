@@ -70,10 +70,11 @@ export class GroupStdioTransport implements Transport {
       });
       child.once("exit", (code, signal) => {
         this.exit = { code, signal };
+        // On exit, not close: a leftover that inherited the pipes would hold off `close` forever.
+        if (!this.closing && child.pid !== undefined) this.endLeftovers(child.pid);
       });
       child.once("close", () => {
         this.child = undefined;
-        if (!this.closing && child.pid !== undefined) this.endLeftovers(child.pid);
         this.onclose?.();
       });
       child.stdout?.on("data", (chunk: Buffer) => {

@@ -1,49 +1,27 @@
 // Browser mode runs under whatever started it (npm, a shell, a supervisor). When that parent is
 // killed, even with SIGKILL, the companion is re-parented (to PID 1 or a subreaper) and nobody
-// would stop it: port and servers would live on. So it watches its parent and, once it is gone,
-// stops in order. Node's `process.ppid` is read once at start-up, so the live parent comes from
-// /proc on Linux; elsewhere, from whether the original parent pid still exists.
-import { readFileSync } from "node:fs";
+// would stop it: port and servers would live on. So it watches its parent and, once it changed,
+// stops in order. `process.ppid` asks the OS each time it is read (getppid), on every platform.
 
-function currentParent(): number | undefined {
-  try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]); // field 4
-    return Number.isSafeInteger(ppid) ? ppid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function exists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Whether the parent we started under is gone (we were re-parented). */
-export function parentGone(original: number): boolean {
-  const now = currentParent();
-  if (now !== undefined) return now !== original;
-  return !exists(original);
-}
+/** The parent when this module was loaded, that is, at start-up. */
+const parentAtStart = process.ppid;
 
 /**
  * Calls `onGone` once, within about `intervalMs`, after the parent this process started under is
- * gone. Does nothing when started directly under PID 1 (nothing to outlive). The timer does not
- * keep the process alive. Returns the stop function.
+ * gone (a parent that died while we were still starting counts too). Does nothing when started
+ * directly under PID 1 (nothing to outlive). The timer does not keep the process alive. Returns
+ * the stop function.
  */
-export function watchParent(onGone: () => void, intervalMs = 1000): () => void {
-  const original = currentParent() ?? process.ppid;
+export function watchParent(onGone: () => void, intervalMs = 1000, original = parentAtStart): () => void {
   if (original <= 1) return () => {};
-  const timer = setInterval(() => {
-    if (!parentGone(original)) return;
+  const check = () => {
+    if (process.ppid === original) return false;
     clearInterval(timer);
     onGone();
-  }, intervalMs);
+    return true;
+  };
+  const timer = setInterval(check, intervalMs);
   timer.unref();
+  check();
   return () => clearInterval(timer);
 }

@@ -14,7 +14,7 @@
 // Only decimal ids > 1 of at most 9 digits are accepted: `kill -- -1` would signal every process
 // of the user, and 0 the watchdog's own group. Anything else on the pipe is ignored. The first
 // argument is the grace in milliseconds (rounded down to tenths of a second).
-export const WATCHDOG_SCRIPT = `
+export const WATCHDOG_SCRIPT = `# toolnexus-companion watchdog: ends the companion's MCP servers when it dies
 grace_ticks=$(( $1 / 100 ))
 groups=" "
 valid() {
