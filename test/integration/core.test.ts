@@ -202,3 +202,28 @@ describe("core that connects in the background", () => {
     }
   });
 });
+
+describe("core keeps configured secrets out of what it shows", () => {
+  it("a stdio server that prints its token as it dies shows its exit, not the token", async () => {
+    const token = "ghp_stdioTokenValue0123456789";
+    const opaque = "Zx9qL2vR8tY4wB6nM1kPq7";
+    const lines: string[] = [];
+    const script = "console.error('bad credentials: ' + process.env.API_TOKEN + ' / ' + process.env.OPAQUE); process.exit(3)";
+    const core = await createCore({
+      config: { mcpServers: { dying: { command: process.execPath, args: ["-e", script], env: { API_TOKEN: token, OPAQUE: opaque } } } },
+      platform: browserPlatform,
+      log: (l) => lines.push(l),
+    });
+    try {
+      const [view] = core.servers();
+      expect(view.state).toBe("failed");
+      expect(view.error).toContain("exited with code 3");
+      expect(view.error).toContain("bad credentials: [redacted] / [redacted]");
+      const shown = JSON.stringify([core.servers(), await core.handlers["servers:list"](undefined), lines]);
+      expect(shown).not.toContain(token);
+      expect(shown).not.toContain(opaque);
+    } finally {
+      await core.close();
+    }
+  });
+});

@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import keytar from "keytar";
 import { gatewayToken, GATEWAY_TOKEN_SECRET, openSecretStore, rotateGatewayToken, SECRET_SERVICE } from "../../src/main/secrets";
-import { repoRoot } from "../fixtures";
+import { fixture, repoRoot } from "../fixtures";
+import { createCore } from "../../src/main/core";
+import { browserPlatform } from "../../src/main/serve";
 
 const bin = join(repoRoot, "bin", "toolnexus-companion");
 const hasBus = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS);
@@ -179,5 +181,50 @@ console.log(JSON.stringify({ available: store.available, detail: store.detail, v
     const out = await runNode([bin, "secret", "set", "api-key"], { env: { DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" }, input: "value" });
     expect(out.status).toBe(1);
     expect(out.stderr).toMatch(/cannot store secrets: no system keychain is available/);
+  });
+});
+
+describe.skipIf(!hasBus)("keychain secrets stay with their server", () => {
+  it("a keychain secret sent as a header and echoed back by the server is redacted; so is one set in Settings", async () => {
+    const key = name("echoed");
+    const value = `kc-secret-${run}-Q7w8e9r0`;
+    // Already in the keychain before the app starts: it is registered when the connection reads it.
+    await keytar.setPassword(SECRET_SERVICE, key, value);
+    const echo = spawn(process.execPath, [fixture("echo-headers"), "--mode", "status:500"], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        echo.stdout!.on("data", (chunk) => {
+          out += String(chunk);
+          const match = /^LISTENING (\S+)$/m.exec(out);
+          if (match) resolve(match[1]);
+        });
+        echo.once("exit", () => reject(new Error("echo-headers exited")));
+      });
+      const lines: string[] = [];
+      const core = await createCore({
+        config: { mcpServers: { remote: { url, headers: { Authorization: `Bearer \${secret:${key}}` }, type: "streamable-http", protocol: "legacy" } } },
+        platform: browserPlatform,
+        secrets: await openSecretStore(),
+        log: (line) => lines.push(line),
+      });
+      try {
+        const [view] = core.servers();
+        expect(view.state).toBe("failed");
+        expect(view.error).toContain("HTTP 500");
+        expect(view.error).toContain("authorization: Bearer [redacted]");
+        const later = `set-in-settings-${run}-Z1x2c3`;
+        await core.handlers["secrets:set"]({ name: name("settings"), value: later });
+        core.log(`an error quoting ${later}`);
+        const shown = JSON.stringify([core.servers(), lines]);
+        expect(shown).not.toContain(value);
+        expect(shown).not.toContain(later);
+        expect(lines).toContain("an error quoting [redacted]");
+      } finally {
+        await core.close();
+      }
+    } finally {
+      echo.kill("SIGKILL");
+    }
   });
 });
