@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { WebSocket } from "ws";
 import { startListener, type Listener } from "../../src/main/http/listener";
 import { readJsonBody } from "../../src/main/http/body";
+import { rawExchange, rawRequestBytes, upgradeHeaders } from "../fuzz/http-raw-client";
 
 interface Reply {
   status: number;
@@ -221,5 +222,80 @@ describe("the WebSocket at /ws", () => {
   });
   it("refuses other upgrade paths with 404", async () => {
     expect(await upgrade(port, "/other", { cookie, origin: origin() })).toEqual({ opened: false, status: 404 });
+  });
+});
+
+// Each of these once threw out of a handler: a 500 for a plain request, and the end of the process
+// for an upgrade (the `upgrade` event runs outside any request handler).
+describe("hostile requests: a clear 400, and the listener keeps serving", () => {
+  const alive = async () => expect((await send(port, "/", { headers: { cookie } })).status).toBe(200);
+  const host = () => `127.0.0.1:${port}`;
+
+  it.each(["//", "//evil.example/x", "http://[", "http://[::1/", "%E0%A4%A", "*", "/%00"])("a page request with target %s", async (target) => {
+    const reply = await rawExchange(port, rawRequestBytes(target, { Host: host(), Cookie: cookie }));
+    expect([200, 400, 404]).toContain(reply.status);
+    expect(reply.status).not.toBe(500);
+    await alive();
+  });
+
+  it("a malformed target answers 400 with the reason (`//` is a path on our origin, never another host)", async () => {
+    const slashes = await rawExchange(port, rawRequestBytes("//", { Host: host(), Cookie: cookie }));
+    expect(slashes.status).toBe(200);
+    expect(slashes.text).toContain("<title>Companion</title>");
+    for (const target of ["http://[", "*", "ftp://x/"]) {
+      const reply = await rawExchange(port, rawRequestBytes(target, { Host: host(), Cookie: cookie }));
+      expect(reply.status).toBe(400);
+      expect(reply.text).toMatch(/request target/);
+    }
+  });
+
+  it("a malformed session cookie answers 400, never 500", async () => {
+    const reply = await rawExchange(port, rawRequestBytes("/", { Host: host(), Cookie: `tnc_session_${port}=%E0%A4%A` }));
+    expect(reply.status).toBe(400);
+    expect(reply.text).toMatch(/cookie is malformed/);
+    await alive();
+  });
+
+  it("an upgrade with a malformed cookie and no token gets a 400 written to its socket", async () => {
+    const reply = await rawExchange(port, rawRequestBytes("/ws", upgradeHeaders(port, { Cookie: `tnc_session_${port}=%E0%A4%A`, Origin: `http://127.0.0.1:${port}` })));
+    expect(reply.status).toBe(400);
+    await alive();
+  });
+
+  it("a foreign page on another localhost port, malformed cookie or not, never gets past the guard", async () => {
+    for (const value of ["%E0%A4%A", "forged", cookie.split("=")[1]]) {
+      const reply = await rawExchange(port, rawRequestBytes("/ws", upgradeHeaders(port, { Cookie: `tnc_session_${port}=${value}`, Origin: "http://localhost:3999" })));
+      expect([400, 403]).toContain(reply.status);
+    }
+    await alive();
+  });
+
+  it("an upgrade with a malformed target gets a 400", async () => {
+    for (const target of ["//", "http://[", "//ws"]) {
+      const reply = await rawExchange(port, rawRequestBytes(target, upgradeHeaders(port, { Cookie: cookie })));
+      expect([400, 404]).toContain(reply.status);
+    }
+    expect((await rawExchange(port, rawRequestBytes("http://[", upgradeHeaders(port, { Cookie: cookie })))).status).toBe(400);
+    await alive();
+  });
+
+  it("bytes that are not HTTP get a 400 and a closed connection", async () => {
+    const reply = await rawExchange(port, "\x00\x01 not http at all\r\n\r\n");
+    expect(reply.status).toBe(400);
+    await alive();
+  });
+
+  it("a route with a malformed target answers in its own error shape, not 500", async () => {
+    const reply = await rawExchange(port, rawRequestBytes("//echo", { Host: host(), Authorization: `Bearer ${TOKEN}` }, "POST"));
+    expect(reply.status).not.toBe(500);
+    await alive();
+  });
+
+  it("a body nested 10k levels deep is refused 422 with the reason before any handler keeps it", async () => {
+    const deep = "[".repeat(10_000) + "]".repeat(10_000);
+    const r = await send(port, "/echo", { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: deep });
+    expect(r.status).toBe(422);
+    expect(JSON.parse(r.body).error.message).toMatch(/nested more than 64 levels/);
+    await alive();
   });
 });
