@@ -39,7 +39,8 @@ export function parseHookArgs(args: string[], env: NodeJS.ProcessEnv = process.e
   const [id, ...rest] = args;
   const agent = id === undefined ? undefined : hookAgent(id);
   if (!agent) return { error: id === undefined ? "which agent?" : `unknown agent "${id}"` };
-  let timeout: number | string = env.TOOLNEXUS_HOOK_TIMEOUT === undefined ? DEFAULT_HOOK_TIMEOUT_SECONDS : seconds(env.TOOLNEXUS_HOOK_TIMEOUT, "TOOLNEXUS_HOOK_TIMEOUT");
+  const fromEnv = env.TOOLNEXUS_HOOK_TIMEOUT;
+  let timeout: number | string = fromEnv === undefined || fromEnv === "" ? DEFAULT_HOOK_TIMEOUT_SECONDS : seconds(fromEnv, "TOOLNEXUS_HOOK_TIMEOUT");
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
     if (arg === "--timeout") timeout = seconds(rest[++i], "--timeout");
@@ -136,9 +137,11 @@ export async function runHook(args: string[]): Promise<number> {
     return 1;
   }
   const { agent, timeoutMs } = parsed;
-  const deadlineAt = Date.now() + timeoutMs;
+  // The agent's clock started when it spawned us, and starting node takes a while: count from then.
+  const spawnedAt = Date.now() - Math.round(process.uptime() * 1000);
+  const deadlineAt = spawnedAt + timeoutMs;
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new Error("deadline")), timeoutMs);
+  const timer = setTimeout(() => deadline.abort(new Error("deadline")), Math.max(0, deadlineAt - Date.now()));
   // The agent ending us early (its own timeout, an interrupt) withdraws the question too.
   const stop = () => deadline.abort(new Error("stopped"));
   process.once("SIGTERM", stop);
