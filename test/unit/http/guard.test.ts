@@ -81,6 +81,24 @@ describe("checkRequest", () => {
     const r = checkRequest(req({ host: "127.0.0.1:7315", origin: "http://127.0.0.1:3000", cookie: "tnc_session_7315=sess" }), page);
     expect(r).toMatchObject({ ok: false, status: 403 });
   });
+  it("refuses a malformed session cookie with 400 instead of throwing", () => {
+    for (const value of ["%E0%A4%A", "%", "%zz", "%C0"]) {
+      const r = checkRequest(req({ host: "127.0.0.1:7315", origin: "http://127.0.0.1:7315", cookie: `tnc_session_7315=${value}` }), page);
+      expect(r).toMatchObject({ ok: false, status: 400 });
+    }
+    // Another cookie's bad encoding is not ours to judge.
+    expect(checkRequest(req({ host: "127.0.0.1:7315", cookie: "other=%E0%A4%A; tnc_session_7315=sess" }), page)).toEqual({ ok: true, via: "cookie" });
+  });
+  it("a foreign localhost page riding the cookie stays refused, well-formed or not", () => {
+    for (const value of ["sess", "%E0%A4%A", "forged"]) {
+      const r = checkRequest(req({ host: "127.0.0.1:7315", origin: "http://localhost:3999", cookie: `tnc_session_7315=${value}` }), page);
+      expect(r.ok).toBe(false);
+    }
+  });
+  it("never throws on headers of the wrong type (arrays, numbers)", () => {
+    const odd = { host: ["127.0.0.1:7315"], origin: 7, cookie: ["a=b"], authorization: ["Bearer x"] } as unknown as Record<string, string>;
+    expect(checkRequest(req(odd), page)).toMatchObject({ ok: false });
+  });
   it("refuses a cookie request on a rebinding Host", () => {
     expect(checkRequest(req({ host: "evil.example:7315", cookie: "tnc_session_7315=sess" }), page)).toMatchObject({ ok: false, status: 403 });
   });
@@ -96,5 +114,6 @@ describe("helpers", () => {
   it("readCookie finds one cookie among several", () => {
     expect(readCookie(req({ cookie: "x=1; tnc=abc%3D; y=2" }), "tnc")).toBe("abc=");
     expect(readCookie(req({}), "tnc")).toBeUndefined();
+    expect(readCookie(req({ cookie: "tnc=%E0%A4%A" }), "tnc")).toBeNull();
   });
 });

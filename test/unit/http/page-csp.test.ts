@@ -9,6 +9,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_CSP, serveStatic } from "../../../src/main/http/static-files";
 import { CSP as BUILD_CSP } from "../../../vite.config";
+import { CONTENT_SECURITY_POLICY as DESKTOP_CSP } from "../../../src/main/desktop/app-url";
+import { PAGE_CSP as SHARED_CSP } from "../../../src/shared/csp";
 
 function scriptSrc(policy: string): string | undefined {
   return policy
@@ -37,6 +39,20 @@ describe("the page's Content-Security-Policy", () => {
     expect(policy).not.toContain("unsafe-eval");
     expect(scriptSrc(policy)).toBe("script-src 'self'");
     expect(policy).toContain("object-src 'none'");
+  });
+
+  it("is one policy: browser-mode header, desktop header and build meta tag are the same string", () => {
+    expect(PAGE_CSP).toBe(SHARED_CSP);
+    expect(DESKTOP_CSP).toBe(SHARED_CSP);
+    expect(BUILD_CSP).toBe(SHARED_CSP);
+  });
+
+  it("allows no inline style or script, and nothing a meta tag would ignore", () => {
+    expect(SHARED_CSP).not.toContain("unsafe-inline");
+    const styleSrc = SHARED_CSP.split(";").map((d) => d.trim()).find((d) => d.startsWith("style-src"));
+    expect(styleSrc).toBe("style-src 'self'");
+    // Browsers ignore these in a meta tag and log a console error for each.
+    for (const headerOnly of ["frame-ancestors", "sandbox", "report-uri"]) expect(SHARED_CSP).not.toContain(headerOnly);
   });
 
   it("the listener sends it with the page", async () => {
