@@ -3,6 +3,7 @@ import { runConnect } from "./connect";
 import { runHistory } from "./history";
 import { runHook } from "./hook";
 import { runSecret } from "./secret";
+import { runServers } from "./servers";
 import { runToken } from "./token";
 
 const USAGE = `Usage: toolnexus-companion <command>
@@ -17,6 +18,10 @@ const USAGE = `Usage: toolnexus-companion <command>
   secret set NAME         Store a secret (the value is read from stdin) for \${secret:NAME} in headers.
   secret delete NAME      Remove a secret.
   secret list             List secret names (never values).
+  servers list [--json]   The companion's configured servers.
+  servers import [--from CLIENT|FILE] [--dry-run] [--json]
+                          Add the servers other clients (Claude, Cursor, VS Code, Windsurf, Zed,
+                          opencode, Codex, Gemini CLI) already run; --config PATH for another config.
   token                   Print the gateway token, for pasting into an agent's config.
 `;
 
@@ -31,6 +36,8 @@ export async function main(argv: string[]): Promise<number> {
       return runHistory(rest);
     case "secret":
       return runSecret(rest);
+    case "servers":
+      return runServers(rest);
     case "token":
       return runToken(rest);
     case "help":

@@ -1,0 +1,208 @@
+// `toolnexus-companion servers list|import`: the companion's configured servers, and bringing in
+// the servers a person already set up in other clients. Import only ever writes the companion's
+// own config (atomically, keeping its comments, unknown keys and servers); --dry-run writes nothing.
+import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { parseArgs } from "node:util";
+import { currentMachine, discover, readFrom, type FileReport } from "../clients";
+import { applyPlan, planImport, type ImportPlan, type PlannedServer } from "../clients/plan";
+import type { CompanionEntry, Source } from "../clients/types";
+import { resolveConfigPath, writeConfigFileAtomic } from "../config-file";
+import { McpConfigError, parseConfig, parseConfigText, rawServerMap } from "../mcp/config";
+
+const USAGE = `Usage:
+  toolnexus-companion servers list [--json] [--config PATH]
+  toolnexus-companion servers import [--from CLIENT|FILE] [--dry-run] [--json] [--config PATH] [--project DIR]
+
+  import reads Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, opencode, Codex and
+  Gemini CLI (all of them, or the one --from names; --from may also be a file) and adds their
+  servers to the companion's config. --project is the folder whose project files are read
+  (.mcp.json, .vscode/mcp.json, …); default: the current folder.
+  Config: --config, else TOOLNEXUS_CONFIG, else $XDG_CONFIG_HOME/toolnexus-companion/mcp.json.
+`;
+
+const out = (line = "") => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`toolnexus-companion servers: ${line}\n`);
+
+function tilde(path: string): string {
+  const home = homedir();
+  return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}
+
+function commandLine(entry: { command?: string; args?: string[]; url?: string }): string {
+  if (entry.url) return entry.url;
+  return [entry.command, ...(entry.args ?? [])].map((p) => (p && /\s/.test(p) ? JSON.stringify(p) : p)).join(" ");
+}
+
+async function readCompanion(path: string): Promise<{ text: string; value: unknown } | { error: string }> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { text: "", value: {} };
+    return { error: `cannot read ${path}: ${(error as Error).message}` };
+  }
+  if (text.trim() === "") return { text, value: {} };
+  try {
+    return { text, value: parseConfigText(text, path) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+// ---- list ------------------------------------------------------------------------------------
+
+async function list(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { json: { type: "boolean" }, config: { type: "string", short: "c" } }, strict: true });
+  const path = resolveConfigPath(values.config);
+  const read = await readCompanion(path);
+  if ("error" in read) return (err(read.error), 1);
+  let parsed;
+  let raw: Record<string, unknown>;
+  try {
+    parsed = parseConfig(read.value, { expand: false });
+    raw = rawServerMap(read.value);
+  } catch (error) {
+    return (err(`${path}: ${(error as Error).message}`), 1);
+  }
+  const own: Source[] = [{ client: "toolnexus-companion" as Source["client"], file: path }];
+  const fromOf = (name: string): Source[] => {
+    const entry = raw[name] as { importedFrom?: unknown } | undefined;
+    return Array.isArray(entry?.importedFrom) ? (entry.importedFrom as Source[]) : own;
+  };
+  const rows = [
+    ...parsed.servers.map((s) => ({
+      name: s.name,
+      type: s.type,
+      ...(s.type === "local" ? { command: s.command, args: s.args } : { url: s.url, transport: s.transport }),
+      enabled: s.enabled,
+      from: fromOf(s.name),
+    })),
+    ...parsed.invalid.map((i) => ({ name: i.name, type: null, error: i.error, from: fromOf(i.name) })),
+    ...parsed.skipped.map((s) => ({ name: s.name, type: null, skipped: s.reason, from: own })),
+  ];
+  if (values.json) return (out(JSON.stringify(rows, null, 2)), 0);
+  if (rows.length === 0) {
+    out(`No servers configured in ${tilde(path)}.`);
+    out("Bring the ones you already use: toolnexus-companion servers import --dry-run");
+    return 0;
+  }
+  out(`${tilde(path)}:`);
+  for (const row of rows) {
+    if ("error" in row) out(`  ! ${row.name}  ${row.error}`);
+    else if ("skipped" in row) out(`  - ${row.name}  skipped: ${row.skipped}`);
+    else out(`  ${row.enabled ? "•" : "○"} ${row.name}  ${row.type}  ${commandLine(row as { command?: string; args?: string[]; url?: string })}${row.enabled ? "" : "  (disabled)"}`);
+  }
+  return 0;
+}
+
+// ---- import ----------------------------------------------------------------------------------
+
+function typeOf(entry: CompanionEntry): "local" | "remote" {
+  return entry.url ? "remote" : "local";
+}
+
+function serverJson(s: PlannedServer) {
+  return {
+    name: s.name,
+    type: typeOf(s.entry),
+    ...(s.entry.url ? { url: s.entry.url, transport: s.entry.type } : { command: s.entry.command, args: s.entry.args ?? [] }),
+    action: s.action,
+    ...(s.clientName ? { clientName: s.clientName } : {}),
+    ...(s.entry.disabled ? { disabled: true } : {}),
+    ...(s.entry.inputs ? { inputs: s.entry.inputs } : {}),
+    from: s.from,
+  };
+}
+
+function describeSource(s: Source, labels: Map<string, string>): string {
+  const scope = s.scope && s.scope !== "user" && s.scope !== "file" ? `, ${s.scope}` : "";
+  return `${labels.get(s.client) ?? s.client} (${tilde(s.file)}${scope})`;
+}
+
+function printPlan(plan: ImportPlan, reports: FileReport[], path: string, dryRun: boolean): void {
+  const labels = new Map(reports.map((r) => [r.client, r.label]));
+  const files = reports.filter((r) => r.servers.length + r.skipped.length > 0 || r.error);
+  if (files.length === 0) {
+    out("No other client's MCP servers were found on this machine.");
+    return;
+  }
+  out(`Read ${files.length} file${files.length === 1 ? "" : "s"}: ${[...new Set(files.map((r) => r.label))].join(", ")}.`);
+  for (const s of plan.servers) {
+    const mark = s.action === "add" ? "+" : "=";
+    const note = s.action === "unchanged" ? "  (already configured)" : s.clientName ? `  (named "${s.clientName}" in ${labels.get(s.from[0].client)}; renamed to keep it apart)` : "";
+    out(`  ${mark} ${s.name}  ${typeOf(s.entry)}  ${commandLine(s.entry)}${s.entry.disabled ? "  (disabled)" : ""}${note}`);
+    for (const source of s.from) out(`      from ${describeSource(source, labels)}`);
+    for (const input of s.entry.inputs ?? []) out(`      asks for input "${input.id}"${input.description ? ` (${input.description})` : ""}: it will not start until that is set`);
+  }
+  for (const s of plan.skipped) out(`  - ${s.name}  not imported: ${s.reason}\n      in ${describeSource(s.from, labels)}`);
+  for (const e of plan.errors) out(`  ! ${e.error}`);
+  const adds = plan.servers.filter((s) => s.action === "add").length;
+  if (adds === 0) out(`Nothing to change in ${tilde(path)}.`);
+  else if (dryRun) out(`Dry run: would add ${adds} server${adds === 1 ? "" : "s"} to ${tilde(path)}; nothing was written.`);
+  else out(`Added ${adds} server${adds === 1 ? "" : "s"} to ${tilde(path)}.`);
+}
+
+async function runImport(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      from: { type: "string" },
+      "dry-run": { type: "boolean" },
+      json: { type: "boolean" },
+      config: { type: "string", short: "c" },
+      project: { type: "string" },
+    },
+    strict: true,
+  });
+  const path = resolveConfigPath(values.config);
+  const read = await readCompanion(path);
+  if ("error" in read) return (err(`${read.error}\nFix the companion's config first; import changes nothing in a file it cannot read.`), 1);
+
+  const machine = currentMachine(values.project ?? process.cwd());
+  let reports: FileReport[];
+  if (values.from) {
+    const found = await readFrom(values.from, machine);
+    if ("error" in found) return (err(found.error), 1);
+    reports = found;
+  } else {
+    reports = await discover(machine);
+  }
+
+  let plan: ImportPlan;
+  try {
+    plan = planImport(read.value, reports);
+  } catch (error) {
+    if (error instanceof McpConfigError) return (err(`${path}: ${error.message}`), 1);
+    throw error;
+  }
+  const dryRun = values["dry-run"] === true;
+  const adds = plan.servers.some((s) => s.action === "add");
+  if (adds && !dryRun) await writeConfigFileAtomic(path, applyPlan(read.text, plan));
+
+  if (values.json) {
+    const rows = [
+      ...plan.servers.map(serverJson),
+      ...plan.skipped.map((s) => ({ name: s.name, type: null, action: "skipped", reason: s.reason, from: [s.from] })),
+    ];
+    out(JSON.stringify(rows, null, 2));
+    for (const e of plan.errors) err(e.error);
+  } else {
+    printPlan(plan, reports, path, dryRun);
+  }
+  return values.from && plan.errors.length > 0 && plan.servers.length === 0 ? 1 : 0;
+}
+
+export async function runServers(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  try {
+    if (sub === "list") return await list(rest);
+    if (sub === "import") return await runImport(rest);
+  } catch (error) {
+    if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) return (err(`${(error as Error).message}\n\n${USAGE}`), 2);
+    throw error;
+  }
+  if (sub === "help" || sub === "--help" || sub === "-h") return (process.stdout.write(USAGE), 0);
+  process.stderr.write(sub ? `toolnexus-companion servers: unknown subcommand "${sub}"\n\n${USAGE}` : USAGE);
+  return 2;
+}
