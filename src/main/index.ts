@@ -8,12 +8,13 @@ import { parseDesktopArgs } from "./desktop/args";
 import { runDesktopApp } from "./desktop/app";
 import { startCompanionServer } from "./http/companion-server";
 import { installOrphanGuard } from "./process/orphan-guard";
-import { openSecretStore } from "./secrets";
+import { openSecretStore, scrubbedLog } from "./secrets";
 
 // out/main/index.js → the app root holds out/renderer, out/preload and out/assets.
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = parseDesktopArgs(process.argv.slice(1));
-const log = (line: string) => console.log(line);
+// Every line, the core's and the listener's and this file's, is scrubbed of known secrets.
+const log = scrubbedLog((line: string) => console.log(line));
 
 void runDesktopApp({
   paths: {

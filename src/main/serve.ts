@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { createCore, type Platform } from "./core";
 import { startCompanionServer } from "./http/companion-server";
 import { DEFAULT_PORT } from "./http/listener";
-import { openSecretStore } from "./secrets";
+import { openSecretStore, scrubbedLog } from "./secrets";
 import { installOrphanGuard } from "./process/orphan-guard";
 import { watchParent } from "./process/parent-watch";
 
@@ -51,7 +51,8 @@ function parse(argv: string[]): { config: string; port: number } {
 
 async function main(): Promise<void> {
   const args = parse(process.argv.slice(2));
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  // Every line, the core's and the listener's and this file's, is scrubbed of known secrets.
+  const log = scrubbedLog((line: string) => process.stderr.write(`${line}\n`));
   log(`config: ${args.config}`);
   // Before any server starts: end what a crashed predecessor left, and make sure our own servers
   // die with us however we die.
