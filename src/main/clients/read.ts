@@ -14,8 +14,10 @@ export function parseDocument(text: string, file: string, format: Format): { val
     return { value: parseConfigText(text, file, { jsonc: format === "jsonc" }) };
   } catch (error) {
     if (error instanceof McpConfigError) return { error: error.message };
-    // smol-toml's TomlError names the line and column in its message.
-    return { error: `${file} is not valid TOML: ${(error as Error).message.split("\n")[0]}` };
+    // smol-toml's TomlError carries the line and column; its message's first line says what.
+    const { line, column } = error as { line?: number; column?: number };
+    const where = line ? ` (line ${line}, column ${column})` : "";
+    return { error: `${file} is not valid TOML${where}: ${(error as Error).message.split("\n")[0].replace(/^Invalid TOML document: /, "")}` };
   }
 }
 
