@@ -143,16 +143,16 @@ describe("what gets registered", () => {
         mcpServers: {
           r: {
             url: "http://user:url-pass-123@127.0.0.1:9/mcp",
-            headers: { Authorization: "Bearer ${secret:tok}", "X-Api-Key": "literal-key-value-123456", "X-Env": "${MY_KEY}", Accept: "application/json" },
+            headers: { Authorization: "Bearer ${secret:tok}", "X-Api-Key": "literal-key-value-123456", "X-Env": "${MY_KEY}", "X-Other": "token {env:OTHER}", "X-Dflt": "${UNSET:-fallback-value-1}", Accept: "application/json" },
           },
           l: { command: "node", env: { API_TOKEN: "env-token-987654", MODE: "production" } },
         },
       },
       s,
-      { MY_KEY: "from-the-environment" },
+      { MY_KEY: "from-the-environment", OTHER: "other-env-value" },
     );
-    const out = s.scrub("literal-key-value-123456 from-the-environment env-token-987654 url-pass-123 production application/json ${secret:tok}");
-    expect(out).toBe(`${REDACTED} ${REDACTED} ${REDACTED} ${REDACTED} production application/json \${secret:tok}`);
+    const out = s.scrub("literal-key-value-123456 from-the-environment env-token-987654 url-pass-123 other-env-value fallback-value-1 production application/json ${secret:tok}");
+    expect(out).toBe(`${REDACTED} ${REDACTED} ${REDACTED} ${REDACTED} ${REDACTED} ${REDACTED} production application/json \${secret:tok}`);
   });
 
   it("ignores a config it cannot read", () => {

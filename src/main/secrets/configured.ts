@@ -2,15 +2,14 @@
 // from the environment) and stdio servers' env values that are secrets by name or by look.
 // `${secret:NAME}` parts are not read here: the keychain is asked at connect time, through the
 // registering store, so a value is known before the request that carries it is sent.
-import { parseConfig } from "../mcp/config";
+import { findReferences, parseConfig } from "../mcp/config";
 import type { SecretScrubber } from "./scrub";
-
-const REFERENCE = /\$\{(secret:)?([A-Za-z_][A-Za-z0-9_.-]*)\}/g;
 
 export function registerConfiguredSecrets(config: unknown, scrubber: SecretScrubber, env: Record<string, string | undefined> = process.env): void {
   let servers;
   try {
-    servers = parseConfig(config).servers;
+    // The same reading the source does (env, envFile and url expanded with `env`).
+    servers = parseConfig(config, { env }).servers;
   } catch {
     // An unreadable config starts no server, so it sends no secret.
     return;
@@ -22,22 +21,23 @@ export function registerConfiguredSecrets(config: unknown, scrubber: SecretScrub
     }
     scrubber.registerUrlPassword(server.url);
     for (const [name, template] of Object.entries(server.headers)) {
+      // Expanded as connect time will, except secrets: those register when the keychain is read.
       let complete = true;
-      const expanded = template.replace(REFERENCE, (whole, secret: string | undefined, variable: string) => {
-        if (secret) {
-          complete = false;
-          return whole;
+      let expanded = "";
+      let last = 0;
+      for (const { ref, start, end } of findReferences(template)) {
+        let value: string | undefined;
+        if (ref.kind === "env") {
+          value = env[ref.name];
+          // A variable spliced into a header is there because it is a credential.
+          scrubber.register(value);
+          value ??= ref.fallback;
         }
-        const value = env[variable];
-        if (value === undefined) {
-          complete = false;
-          return whole;
-        }
-        // A variable spliced into a header is there because it is a credential.
-        scrubber.register(value);
-        return value;
-      });
-      if (complete) scrubber.registerHeader(name, expanded);
+        if (value === undefined) complete = false;
+        expanded += template.slice(last, start) + (value ?? "");
+        last = end;
+      }
+      if (complete) scrubber.registerHeader(name, expanded + template.slice(last));
     }
   }
 }
