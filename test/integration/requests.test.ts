@@ -159,6 +159,11 @@ describe("/v1/requests validation: 400 with the reason, nothing enters the Inbox
     ["authorization with a javascript: url", { id: "v1", kind: "authorization", prompt: "Sign in", url: "javascript:alert(1)" }, /http\(s\) "url"/],
     ["expiresAt not RFC 3339", { id: "v1", kind: "input", prompt: "?", expiresAt: "tomorrow" }, /RFC 3339/],
     ["expiresAt without offset", { id: "v1", kind: "input", prompt: "?", expiresAt: "2030-01-01T00:00:00" }, /RFC 3339/],
+    // V8's Date.parse rolls these over into the next month; they are not days.
+    ["an impossible expiresAt (Feb 30)", { id: "v1", kind: "input", prompt: "?", expiresAt: "2030-02-30T00:00:00Z" }, /RFC 3339/],
+    ["an impossible expiresAt (Apr 31)", { id: "v1", kind: "input", prompt: "?", expiresAt: "2026-04-31T10:00:00+02:00" }, /RFC 3339/],
+    ["data nested 10k levels deep", `{"id":"v1","kind":"input","prompt":"?","data":${'{"d":'.repeat(10_000)}{}${"}".repeat(10_000)}}`, /nested more than 64 levels/],
+    ["a prompt longer than 20000 characters", { id: "v1", kind: "input", prompt: "x".repeat(20_001) }, /"prompt" is longer/],
   ];
   for (const [what, body, reason] of cases) {
     it(`refuses ${what}`, async () => {
@@ -210,3 +215,48 @@ describe("/v1/requests validation: 400 with the reason, nothing enters the Inbox
     expect(JSON.parse(done.body)).toEqual({ id: "auth-1", ok: true });
   });
 });
+
+describe("/v1/requests flood cap: per token and connection, never per X-Agent-Name", () => {
+  it("opens at most MAX_PENDING_PER_CALLER questions whatever names the caller picks; the rest get 429 with Retry-After", async () => {
+    const { MAX_PENDING_PER_CALLER } = await import("../../src/main/limits");
+    const before = companion.added.length;
+    const refusals: string[] = [];
+    const off = companion.inbox.on((e) => {
+      if (e.type === "refused") refusals.push(e.request.id);
+    });
+    const total = MAX_PENDING_PER_CALLER + 14;
+    const replies = Array.from({ length: total }, (_, i) => post({ id: `flood-${i}`, kind: "input", prompt: `flood ${i}` }, { "x-agent-name": `agent-${i}` }));
+    await until(() => companion.added.length - before + refusals.length >= total);
+    off();
+    const pending = companion.inbox.list().filter((e) => e.request.id.startsWith("flood-"));
+    expect(pending).toHaveLength(MAX_PENDING_PER_CALLER);
+    // Refusals show in the views too.
+    expect(refusals).toHaveLength(total - MAX_PENDING_PER_CALLER);
+    for (const entry of pending) companion.inbox.answer(entry.request.id, { ok: false, reason: "declined" });
+    const done = await Promise.all(replies);
+    const refused = done.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(total - MAX_PENDING_PER_CALLER);
+    for (const r of refused) {
+      expect(r.headers["retry-after"]).toMatch(/^\d+$/);
+      const body = JSON.parse(r.body) as { error: { status: number; message: string }; ok?: unknown };
+      expect(body.error.status).toBe(429);
+      expect(body.error.message).toMatch(/Too many questions waiting/);
+      // Never an Answer an agent could take for the person's cancel.
+      expect(body.ok).toBeUndefined();
+    }
+    expect(done.filter((r) => r.status === 200).map((r) => JSON.parse(r.body).reason)).toEqual(Array(MAX_PENDING_PER_CALLER).fill("declined"));
+  });
+
+  it("companionWaitFor surfaces a 429 as a CompanionError with the status", async () => {
+    const { MAX_PENDING_PER_CALLER } = await import("../../src/main/limits");
+    const waitFor = companionWaitFor({ url: companion.listener.url, token: companion.token, agent: "busy-bot" });
+    const held = Array.from({ length: MAX_PENDING_PER_CALLER }, (_, i) => waitFor({ id: `hold-${i}`, kind: "input", prompt: "?" }));
+    await until(() => companion.inbox.list().filter((e) => e.request.id.startsWith("hold-")).length === MAX_PENDING_PER_CALLER);
+    const error = await waitFor({ id: "hold-over", kind: "input", prompt: "?" }).catch((e: CompanionError) => e);
+    expect(error).toBeInstanceOf(CompanionError);
+    expect((error as CompanionError).status).toBe(429);
+    for (let i = 0; i < MAX_PENDING_PER_CALLER; i++) companion.inbox.answer(`hold-${i}`, { ok: true });
+    await Promise.all(held);
+  });
+});
+

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Inbox, InboxError } from "../../src/main/inbox";
+import { MAX_PENDING_TOTAL, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../src/main/limits";
 import type { InboxEvent, Request } from "../../src/shared/types";
 
 const form = (id: string, schema: Record<string, unknown> = { type: "object", properties: { name: { type: "string" } } }): Request => ({
@@ -186,3 +187,72 @@ describe("Inbox", () => {
     expect(seen).toEqual(["added", "answered"]);
   });
 });
+
+function deep(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { leaf: true };
+  for (let i = 0; i < levels; i++) value = { next: value };
+  return value;
+}
+
+// The backstop behind every entry point: whatever a server or agent sends, what the Inbox holds
+// can be serialised for the pages, and its caps hold whoever asks.
+describe("Inbox bounds and caps", () => {
+  it.each([
+    ["a schema nested 10k levels deep", { ...form("d"), data: { schema: deep(10_000) } }, /nested more than 64 levels/],
+    ["a prompt longer than MAX_PROMPT_LENGTH", { ...form("p"), prompt: "x".repeat(MAX_PROMPT_LENGTH + 1) }, /prompt is longer/],
+    ["a url longer than MAX_URL_LENGTH", { id: "u", kind: "authorization", prompt: "Sign in", url: `https://e.example/${"a".repeat(MAX_URL_LENGTH)}` }, /url/],
+    ["a prompt that is not a string", { id: "n", kind: "input", prompt: 7 } as unknown as Request, /prompt is not a string/],
+  ])("refuses %s at once, with a refused event views can serialise", async (_what, request, reason) => {
+    const inbox = new Inbox();
+    const events = recorder(inbox);
+    const admission = inbox.admit(request as Request, { source: { server: "hostile" } });
+    expect(admission).toMatchObject({ ok: false, kind: "invalid" });
+    expect(!admission.ok && admission.reason).toMatch(reason);
+    await expect(inbox.waitFor(request as Request, { source: { server: "hostile" } })).resolves.toMatchObject({ ok: false, reason: "cancelled" });
+    expect(inbox.list()).toEqual([]);
+    expect(events[0]).toMatchObject({ type: "refused", source: { server: "hostile" } });
+    // The event carries a summary, never the hostile value itself.
+    expect(() => JSON.stringify(events)).not.toThrow();
+    expect(JSON.stringify(events).length).toBeLessThan(2000);
+  });
+
+  it("caps the whole Inbox at MAX_PENDING_TOTAL, whoever asks", async () => {
+    const inbox = new Inbox();
+    const events = recorder(inbox);
+    for (let i = 0; i < MAX_PENDING_TOTAL; i++) void inbox.waitFor(form(`t${i}`), { source: { server: `s${i}` } });
+    expect(inbox.list()).toHaveLength(MAX_PENDING_TOTAL);
+    const over = inbox.admit(form("over"), { source: { server: "fresh" } });
+    expect(over).toMatchObject({ ok: false, kind: "busy" });
+    expect(!over.ok && over.reason).toMatch(new RegExp(`already holds ${MAX_PENDING_TOTAL} questions`));
+    expect(events.at(-1)).toMatchObject({ type: "refused", request: { id: "over" } });
+    inbox.answer("t0", { ok: true });
+    expect(inbox.admit(form("now"), { source: { server: "fresh" } }).ok).toBe(true);
+  });
+
+  it("counts a question against every quota it is given, whatever the source's name", async () => {
+    const inbox = new Inbox();
+    const quotas = (conn: string) => [
+      { key: "token:abc", max: 3, label: "Agents using this token" },
+      { key: `connection:${conn}`, max: 2, label: "This connection" },
+    ];
+    expect(inbox.admit(form("a"), { source: { agent: "one" }, quotas: quotas("c1") }).ok).toBe(true);
+    expect(inbox.admit(form("b"), { source: { agent: "two" }, quotas: quotas("c1") }).ok).toBe(true);
+    const sameConnection = inbox.admit(form("c"), { source: { agent: "three" }, quotas: quotas("c1") });
+    expect(sameConnection).toMatchObject({ ok: false, kind: "busy", reason: "This connection already has 2 questions waiting (limit 2)" });
+    expect(inbox.admit(form("d"), { source: { agent: "four" }, quotas: quotas("c2") }).ok).toBe(true);
+    const sameToken = inbox.admit(form("e"), { source: { agent: "five" }, quotas: quotas("c3") });
+    expect(sameToken).toMatchObject({ ok: false, kind: "busy", reason: "Agents using this token already has 3 questions waiting (limit 3)" });
+    // Answering frees the slot on every quota it held.
+    inbox.answer("a", { ok: true });
+    expect(inbox.admit(form("f"), { source: { agent: "six" }, quotas: quotas("c1") }).ok).toBe(true);
+  });
+
+  it("a duplicate id and a closed Inbox are refusals of their own kind", () => {
+    const inbox = new Inbox();
+    expect(inbox.admit(form("a"), { source: { server: "s" } }).ok).toBe(true);
+    expect(inbox.admit(form("a"), { source: { server: "s" } })).toMatchObject({ ok: false, kind: "duplicate" });
+    inbox.close();
+    expect(inbox.admit(form("b"), { source: { server: "s" } })).toMatchObject({ ok: false, kind: "closed" });
+  });
+});
+
