@@ -102,6 +102,26 @@ describe("gateway refusals", () => {
     await expectNothingReached();
   });
 
+  it("answers an empty batch with HTTP 400 and JSON-RPC Invalid Request (-32600), not 202", async () => {
+    const res = await rawRequest(companion.mcpUrl, { headers: headers(), body: "[]" });
+    expect(res.status).toBe(400);
+    expect(jsonRpcError(res.body)).toMatchObject({ code: -32600, message: expect.stringMatching(/Invalid Request/) });
+  });
+
+  it("refuses a message nested 10k levels deep with a JSON-RPC error naming the limit", async () => {
+    const deep = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"everything_trigger-elicitation-request","arguments":{"x":${"[".repeat(10_000)}${"]".repeat(10_000)}}}}`;
+    const res = await rawRequest(companion.mcpUrl, { headers: headers(), body: deep });
+    expect(res.status).toBe(400);
+    expect(jsonRpcError(res.body)).toMatchObject({ code: -32600, message: expect.stringMatching(/nested more than 64 levels/) });
+    // Also before a session exists (an initialize carrying it).
+    const init = `[{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"x":${"{\"a\":".repeat(5000)}1${"}".repeat(5000)}}}]`;
+    const h = headers();
+    delete h["mcp-session-id"];
+    const refused = await rawRequest(companion.mcpUrl, { headers: h, body: init });
+    expect(refused.status).toBe(400);
+    await expectNothingReached();
+  });
+
   it("refuses an unknown session (404) and a call without a session (400)", async () => {
     const unknown = await rawRequest(companion.mcpUrl, { headers: headers({ "mcp-session-id": "not-a-session" }), body: trigger });
     expect(unknown.status).toBe(404);
