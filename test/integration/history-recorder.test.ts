@@ -94,14 +94,14 @@ describe("history through a real Inbox", () => {
     inbox.answer("d", { ok: false, reason: "declined" });
     const dismissed = inbox.waitFor(form("c"), { source: { server: "s" } });
     inbox.answer("c", { ok: false });
-    const expired = inbox.waitFor({ ...form("e"), expiresAt: new Date(Date.now() + 30).toISOString() }, { source: { server: "s" } });
+    const expired = inbox.waitFor({ ...form("e"), expiresAt: new Date(Date.now() + 200).toISOString() }, { source: { server: "s" } });
     const abort = new AbortController();
     const withdrawn = inbox.waitFor(form("w"), { source: { server: "s" }, signal: abort.signal });
     abort.abort(new Error("the server stopped waiting"));
-    const duplicate = inbox.waitFor(form("e"), { source: { server: "s" } }); // same id as a pending one
-    await Promise.all([declined, dismissed, withdrawn, duplicate]);
-    await expired;
     const closed = inbox.waitFor(form("z"), { source: { agent: "claude-code" } });
+    const duplicate = inbox.waitFor(form("z"), { source: { server: "s" } }); // same id as a pending one
+    await Promise.all([declined, dismissed, withdrawn, duplicate]);
+    expect(await expired).toMatchObject({ ok: false, reason: "expired" });
     inbox.close();
     await closed;
     await recorder.flush();
@@ -110,9 +110,21 @@ describe("history through a real Inbox", () => {
     expect(byId.get("c:cancelled")).toMatchObject({ by: "person", reason: "cancelled" });
     expect(byId.get("e:expired")).toMatchObject({ by: "companion", reason: "the question expired" });
     expect(byId.get("w:withdrawn")).toMatchObject({ by: "companion", reason: "the server stopped waiting" });
-    expect(byId.get("e:refused")).toMatchObject({ by: "companion", reason: expect.stringMatching(/already pending/) });
+    expect(byId.get("z:refused")).toMatchObject({ by: "companion", reason: expect.stringMatching(/already pending/) });
     expect(byId.get("z:cancelled")).toMatchObject({ by: "companion", agent: "claude-code", reason: "the companion is shutting down" });
     expect(byId.size).toBe(6);
+  });
+
+  it("on shutdown, stop() writes what the close withdrew before the store closes", async () => {
+    const { inbox, store, recorder, file } = setup();
+    const pending = inbox.waitFor(form("bye"), { source: { server: "s" } });
+    inbox.close();
+    await pending;
+    recorder.stop();
+    store.close();
+    const again = new HistoryStore({ path: file });
+    cleanups.push(() => again.close());
+    expect(again.list().items.map((r) => [r.requestId, r.outcome, r.by])).toEqual([["bye", "cancelled", "companion"]]);
   });
 
   it("takes 'by' from the rule hook", async () => {

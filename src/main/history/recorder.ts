@@ -1,8 +1,9 @@
 // Records what happens in the Inbox into the history store. It listens to Inbox events and never
 // throws back into them: every write is queued and tried at once (a few tens of microseconds); a
 // locked database is retried a few times on timers (never blocking the event loop), then the
-// record is dropped with one log line; a corrupt file is moved aside by the store. Answering a
-// question never waits on, or fails because of, history.
+// record is dropped with one log line; a corrupt file is moved aside by the store. Writes run on
+// the next turn of the event loop, so answering a question never waits on, or fails because of,
+// history.
 import type { Answer, InboxEvent, PendingEntry, Request } from "../../shared/types";
 import type { Inbox } from "../inbox";
 import { MAX_PROMPT_LENGTH } from "../limits";
@@ -30,8 +31,9 @@ export interface HistoryRecorder {
   status(): HistoryStatus;
   /** Runs retention now (also at start and daily); returns rows removed. */
   sweep(): number;
-  /** Resolves once every queued write has been written or dropped (tests, shutdown). */
+  /** Resolves once every queued write has been written or dropped (tests). */
   flush(): Promise<void>;
+  /** Stops listening and writes what is queued; call before closing the store. */
   stop(): void;
 }
 
@@ -99,6 +101,7 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
   let droppedInTrouble = 0;
   let waiters: (() => void)[] = [];
   let stopped = false;
+  let scheduled = false;
 
   const drop = (write: Write, why: string) => {
     store.noteDropped(why);
@@ -110,6 +113,7 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
 
   const pump = () => {
     retryTimer = undefined;
+    scheduled = false;
     while (queue.length > 0) {
       const write = queue[0];
       try {
@@ -143,7 +147,11 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
       return;
     }
     queue.push(write);
-    if (retryTimer === undefined) pump();
+    // Written on the next turn of the event loop: the answer (and every view) goes out first.
+    if (retryTimer === undefined && !scheduled) {
+      scheduled = true;
+      setImmediate(pump);
+    }
   };
 
   const settle = (id: string, settlement: Settlement) => {
@@ -219,14 +227,13 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
     sweep,
     flush: () => (queue.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
     stop() {
+      if (stopped) return;
       stopped = true;
       unsubscribe();
       clearInterval(sweepTimer);
       if (retryTimer) clearTimeout(retryTimer);
-      retryTimer = undefined;
-      const done = waiters;
-      waiters = [];
-      for (const resolve of done) resolve();
+      // What is queued (the questions the shutdown withdrew) is written now, once, without retries.
+      pump();
     },
   };
 }

@@ -163,6 +163,7 @@ export class HistoryStore {
   private detail: string | undefined;
   private dropped = 0;
   private lastOpenAttempt = 0;
+  private closed = false;
   /** Settings are read on every question; they change only through setSettings. */
   private cachedSettings: HistorySettings | undefined;
   private readonly log: (line: string) => void;
@@ -351,6 +352,11 @@ export class HistoryStore {
   }
 
   close(): void {
+    this.closed = true;
+    this.shut();
+  }
+
+  private shut(): void {
     const db = this.db;
     this.db = undefined;
     this.statements.clear();
@@ -380,13 +386,14 @@ export class HistoryStore {
       if (isBusy(error)) throw new HistoryBusyError(error as Error);
       if (!isCorrupt(error) || this.options.readonly) throw error;
       this.log(`history: ${what} found ${this.path} corrupt (${(error as Error).message}).`);
-      this.close();
+      this.shut();
       this.moveAside();
       return fn(this.ensureOpen(true));
     }
   }
 
   private ensureOpen(force = false): Database.Database {
+    if (this.closed) throw new HistoryUnavailableError("history is closed");
     if (!this.db && (force || this.now() - this.lastOpenAttempt >= REOPEN_AFTER_MS)) this.tryOpen();
     if (!this.db) throw new HistoryUnavailableError(`history is unavailable: ${this.detail ?? "the database could not be opened"}`);
     return this.db;
