@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { createCore, type Platform } from "./core";
 import { startCompanionServer } from "./http/companion-server";
 import { DEFAULT_PORT } from "./http/listener";
-import { openSecretStore, scrubbedLog } from "./secrets";
+import { openSecretStore } from "./secrets";
 import { installOrphanGuard } from "./process/orphan-guard";
 import { watchParent } from "./process/parent-watch";
 
@@ -51,36 +51,15 @@ function parse(argv: string[]): { config: string; port: number } {
 
 async function main(): Promise<void> {
   const args = parse(process.argv.slice(2));
-  // Every line, the core's and the listener's and this file's, is scrubbed of known secrets.
-  const log = scrubbedLog((line: string) => process.stderr.write(`${line}\n`));
+  const log = (line: string) => process.stderr.write(`${line}\n`);
   log(`config: ${args.config}`);
   // Before any server starts: end what a crashed predecessor left, and make sure our own servers
   // die with us however we die.
   const guard = await installOrphanGuard({ log });
   const secrets = await openSecretStore();
   const core = await createCore({ configPath: args.config, platform: browserPlatform, log, secrets, connectInBackground: true });
-  // Servers connect while the page is already up; say how each one ends up.
-  core.source.on((event) => {
-    if (event.type !== "status" || event.status.state === "connecting") return;
-    const s = event.status;
-    log(`server ${s.name}: ${s.state}${s.error ? ` — ${s.error}` : ` (${s.toolCount} tools)`}`);
-  });
-  const staticDir = fileURLToPath(new URL("../../out/renderer", import.meta.url));
-  let server;
-  try {
-    server = await startCompanionServer(core, { port: args.port, staticDir, log });
-  } catch (error) {
-    await core.close();
-    guard.close();
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code === "EADDRINUSE" ? `Port ${args.port} is in use (another companion?); pick another with --port.` : (error as Error).message);
-  }
-  for (const status of core.servers()) {
-    if (status.state === "disabled") log(`server ${status.name}: disabled`);
-  }
-  process.stdout.write(`Toolnexus Companion is running: ${server.pageUrl()}\n`);
-  process.stdout.write(`Agents connect to ${server.url}/mcp with the same token (Authorization: Bearer …).\n`);
-
+  // Handlers before the link is printed: whoever reads it may signal at once, and a SIGTERM
+  // without a handler would kill us without closing the servers.
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
@@ -104,6 +83,27 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => stop("SIGTERM"));
   // npm (or any wrapper) killed, even with SIGKILL: we were re-parented; stop as on SIGTERM.
   watchParent(() => stop("parent exited"), 500);
+  // Servers connect while the page is already up; say how each one ends up.
+  core.source.on((event) => {
+    if (event.type !== "status" || event.status.state === "connecting") return;
+    const s = event.status;
+    log(`server ${s.name}: ${s.state}${s.error ? ` — ${s.error}` : ` (${s.toolCount} tools)`}`);
+  });
+  const staticDir = fileURLToPath(new URL("../../out/renderer", import.meta.url));
+  let server;
+  try {
+    server = await startCompanionServer(core, { port: args.port, staticDir, log });
+  } catch (error) {
+    await core.close();
+    guard.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(code === "EADDRINUSE" ? `Port ${args.port} is in use (another companion?); pick another with --port.` : (error as Error).message);
+  }
+  for (const status of core.servers()) {
+    if (status.state === "disabled") log(`server ${status.name}: disabled`);
+  }
+  process.stdout.write(`Toolnexus Companion is running: ${server.pageUrl()}\n`);
+  process.stdout.write(`Agents connect to ${server.url}/mcp with the same token (Authorization: Bearer …).\n`);
 }
 
 function isMainModule(): boolean {
