@@ -75,3 +75,32 @@ describe("UrlCard", () => {
     expect(answer).toHaveBeenCalledTimes(4);
   });
 });
+
+describe("UrlCard with hidden characters", () => {
+  it("warns on direction controls, shows them escaped, and demotes Open", () => {
+    const { card } = setup("https://example.com/\u202Egpj.exe");
+    expect(screen.getByRole("alert").textContent).toMatch(/this URL contains invisible direction-changing characters \(U\+202E\)/i);
+    expect(card.querySelector(".full-url")?.textContent).toBe("https://example.com/⟨U+202E⟩gpj.exe");
+    expect(card.textContent).not.toContain("\u202E");
+    const open = screen.getByRole("button", { name: "Open in browser" });
+    expect(open.classList.contains("primary")).toBe(false);
+    expect(open.classList.contains("demoted")).toBe(true);
+  });
+
+  it("warns on other invisible characters too, naming them", () => {
+    const { card } = setup("https://example.com/\u200Bpay/\u2066x");
+    expect(screen.getByRole("alert").textContent).toMatch(/direction-changing characters \(U\+200B, U\+2066\)/);
+    expect(card.querySelector(".full-url")?.textContent).toBe("https://example.com/⟨U+200B⟩pay/⟨U+2066⟩x");
+  });
+
+  it("names invisible characters that are not direction controls as such", () => {
+    setup("https://example.com/a\u00ADb");
+    expect(screen.getByRole("alert").textContent).toMatch(/contains invisible characters \(U\+00AD\)/);
+    expect(screen.getByRole("button", { name: "Open in browser" }).classList.contains("primary")).toBe(false);
+  });
+
+  it("keeps Open primary for an ordinary URL", () => {
+    setup("https://example.com/x");
+    expect(screen.getByRole("button", { name: "Open in browser" }).classList.contains("primary")).toBe(true);
+  });
+});
