@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Inbox } from "../../src/main/inbox";
 import { attachHistory, type HistoryRecorder } from "../../src/main/history/recorder";
 import { HistoryStore } from "../../src/main/history/store";
+import { openHistory } from "../../src/main/history/open";
 import { MASK } from "../../src/main/history/mask";
 import type { Request } from "../../src/shared/types";
 
@@ -199,5 +200,34 @@ describe("history through a real Inbox", () => {
     const recorder = attachHistory(inbox, store);
     cleanups.push(() => (recorder.stop(), store.close()));
     expect(store.list().items.map((r) => [r.requestId, r.outcome, r.by])).toEqual([["open", "withdrawn", "companion"]]);
+  });
+});
+
+describe("openHistory (what core wires)", () => {
+  it("keeps history across a restart of the companion", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "history-open-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, "data", "history.sqlite");
+
+    const first = new Inbox();
+    const history = openHistory(first, { path: file });
+    const answer = first.waitFor(form("before-restart"), { source: { server: "ci" } });
+    first.answer("before-restart", { ok: true, data: { user: "ada", password: "pw" } });
+    await answer;
+    const left = first.waitFor(form("left-open"), { source: { server: "ci" } });
+    first.close(); // the app quits: the open question is withdrawn and recorded
+    await left;
+    history.close();
+
+    const second = new Inbox();
+    const again = openHistory(second, { path: file });
+    cleanups.push(() => again.close());
+    const page = await again.handlers["history:list"]({});
+    expect(page.items.map((r) => [r.requestId, r.outcome, r.by])).toEqual([
+      ["left-open", "cancelled", "companion"],
+      ["before-restart", "accepted", "person"],
+    ]);
+    expect(page.items[1].answer).toEqual({ user: "ada", password: MASK });
+    expect(again.status()).toMatchObject({ state: "ok", path: file });
   });
 });

@@ -3,3 +3,5 @@ export { attachHistory, type HistoryOptions, type HistoryRecorder } from "./reco
 export { defaultHistoryPath } from "./paths";
 export { MIGRATIONS, SCHEMA_VERSION } from "./migrations";
 export * from "./types";
+export { openHistory, type HistoryHandle, type OpenHistoryOptions } from "./open";
+export { createHistoryHandlers, type HistoryHandlers } from "./handlers";
