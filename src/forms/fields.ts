@@ -1,6 +1,10 @@
 // Turns an elicitation `requestedSchema` into the list of fields a form shows, or explains why it
 // cannot be shown. Pure TypeScript so the renderer and tests share it without a DOM.
 // The kinds follow ELICITATION.md "Form mode"; anything outside them is reported, never guessed.
+// Total and bounded on any input (a server's schema reaches the page as sent): past the limits of
+// limits.ts it reports the problem, it only ever looks one or two levels into a property, and it
+// never turns a nested value into text (String() of a deep array recurses until it throws).
+import { MAX_ENUM_OPTIONS, MAX_FORM_PROPERTIES, MAX_SCHEMA_STRING } from "../main/limits";
 
 export type FieldKind =
   | "text"
@@ -67,6 +71,25 @@ function str(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
+/** The text of a scalar option value; undefined for anything nested. */
+function scalar(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean" || value === null) return String(value);
+  return undefined;
+}
+
+/** A form whose options or texts are past the limits is reported, not drawn. */
+class TooLarge extends Error {}
+
+function bounded(text: string | undefined, what: string): string | undefined {
+  if (text !== undefined && text.length > MAX_SCHEMA_STRING) throw new TooLarge(`${what} is longer than ${MAX_SCHEMA_STRING} characters, which a form here cannot show.`);
+  return text;
+}
+
+function boundedList(list: unknown[], what: string): void {
+  if (list.length > MAX_ENUM_OPTIONS) throw new TooLarge(`${what} offers ${list.length} choices; at most ${MAX_ENUM_OPTIONS} can be shown.`);
+}
+
 /** `type: ["string", "null"]` is common in generated schemas; treat it as the one real type. */
 function typeOf(prop: Schema): string | undefined {
   const type = prop.type;
@@ -79,42 +102,53 @@ function typeOf(prop: Schema): string | undefined {
 }
 
 /** `[{const, title}]` lists (oneOf / anyOf) as options; undefined when the list is not that shape. */
-function titledOptions(list: unknown): FieldOption[] | undefined {
+function titledOptions(list: unknown, what: string): FieldOption[] | undefined {
   if (!Array.isArray(list) || list.length === 0) return undefined;
+  boundedList(list, what);
   const options: FieldOption[] = [];
   for (const item of list) {
     if (!isObject(item) || !("const" in item)) return undefined;
-    const value = String(item.const);
-    options.push({ value, label: str(item.title) ?? value });
+    const value = bounded(scalar(item.const), `An option of ${what}`);
+    if (value === undefined) return undefined;
+    options.push({ value, label: bounded(str(item.title), `An option of ${what}`) ?? value });
   }
   return options;
 }
 
 /** `enum` as options, labelled by legacy `enumNames` only when both lists line up one to one. */
-function enumOptions(values: unknown, names: unknown): FieldOption[] | undefined {
+function enumOptions(values: unknown, names: unknown, what: string): FieldOption[] | undefined {
   if (!Array.isArray(values) || values.length === 0) return undefined;
-  const labels = Array.isArray(names) && names.length === values.length ? names : undefined;
-  return values.map((v, i) => ({ value: String(v), label: labels ? String(labels[i]) : String(v) }));
+  boundedList(values, what);
+  const texts = values.map((v) => bounded(scalar(v), `An option of ${what}`));
+  if (texts.some((t) => t === undefined)) return undefined;
+  const labels = Array.isArray(names) && names.length === values.length ? names.map((n) => scalar(n)) : undefined;
+  const usable = labels && labels.every((l) => l !== undefined && l.length <= MAX_SCHEMA_STRING) ? (labels as string[]) : undefined;
+  return (texts as string[]).map((value, i) => ({ value, label: usable ? usable[i] : value }));
 }
 
-function choiceOptions(prop: Schema): FieldOption[] | undefined {
-  return titledOptions(prop.oneOf) ?? titledOptions(prop.anyOf) ?? enumOptions(prop.enum, prop.enumNames);
+function choiceOptions(prop: Schema, what: string): FieldOption[] | undefined {
+  return titledOptions(prop.oneOf, what) ?? titledOptions(prop.anyOf, what) ?? enumOptions(prop.enum, prop.enumNames, what);
 }
 
-function multiOptions(items: unknown): FieldOption[] | undefined {
+function multiOptions(items: unknown, what: string): FieldOption[] | undefined {
   if (!isObject(items)) return undefined;
   // items.oneOf is accepted as a synonym of items.anyOf (DESIGN.md §6).
-  return titledOptions(items.anyOf) ?? titledOptions(items.oneOf) ?? enumOptions(items.enum, items.enumNames);
+  return titledOptions(items.anyOf, what) ?? titledOptions(items.oneOf, what) ?? enumOptions(items.enum, items.enumNames, what);
 }
 
 /** One line saying what a property asked for, in words a person can act on. */
 function describeProperty(key: string, prop: unknown): string {
-  if (!isObject(prop)) return `${key}: (not a field description)`;
-  const label = str(prop.title) ?? key;
-  const type = typeOf(prop) ?? (Array.isArray(prop.type) ? prop.type.join(" or ") : "unspecified type");
-  const description = str(prop.description);
+  const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
+  if (!isObject(prop)) return `${clip(key)}: (not a field description)`;
+  const label = clip(str(prop.title) ?? key);
+  const types = Array.isArray(prop.type) ? prop.type.slice(0, 8).map((t) => scalar(t) ?? "?") : undefined;
+  const type = typeOf(prop) ?? (types ? clip(types.join(" or ")) : "unspecified type");
+  const description = str(prop.description) && clip(prop.description as string);
   let shape = type;
-  if (type === "object" && isObject(prop.properties)) shape = `a group of fields (${Object.keys(prop.properties).join(", ")})`;
+  if (type === "object" && isObject(prop.properties)) {
+    const keys = Object.keys(prop.properties);
+    shape = `a group of fields (${clip(keys.slice(0, 10).join(", "))}${keys.length > 10 ? ", …" : ""})`;
+  }
   else if (type === "array") shape = "a list";
   return `${label}: ${shape}${description ? ` — ${description}` : ""}`;
 }
@@ -122,12 +156,30 @@ function describeProperty(key: string, prop: unknown): string {
 type FieldResult = { field: Field } | { problem: string };
 
 function toField(key: string, prop: unknown, required: boolean): FieldResult {
+  try {
+    return planField(key, prop, required);
+  } catch (error) {
+    if (error instanceof TooLarge) return { problem: error.message };
+    throw error;
+  }
+}
+
+/** A default is kept only when it is a scalar or a list of strings: nothing nested reaches a field. */
+function plainDefault(value: unknown): unknown {
+  if (value === null || ["string", "number", "boolean"].includes(typeof value)) return value;
+  if (Array.isArray(value) && value.length <= MAX_ENUM_OPTIONS && value.every((v) => typeof v === "string")) return value;
+  return undefined;
+}
+
+function planField(key: string, prop: unknown, required: boolean): FieldResult {
+  bounded(key, "A field's name");
   if (!isObject(prop)) return { problem: `"${key}" is not described by a schema.` };
-  const label = str(prop.title) ?? key;
-  const base = { key, label, description: str(prop.description), required, default: prop.default };
+  const label = bounded(str(prop.title), `The title of "${key}"`) ?? key;
+  const description = bounded(str(prop.description), `The description of "${label}"`);
+  const base = { key, label, description, required, default: plainDefault(prop.default) };
   const type = typeOf(prop);
 
-  const options = choiceOptions(prop);
+  const options = choiceOptions(prop, `"${label}"`);
   if (options && (type === undefined || type === "string" || type === "number" || type === "integer")) {
     return { field: { ...base, kind: "select", options } };
   }
@@ -144,7 +196,7 @@ function toField(key: string, prop: unknown, required: boolean): FieldResult {
     case "boolean":
       return { field: { ...base, kind: "boolean" } };
     case "array": {
-      const multi = multiOptions(prop.items);
+      const multi = multiOptions(prop.items, `"${label}"`);
       if (!multi) return { problem: `"${label}" asks for a list that is not a list of choices.` };
       return {
         field: { ...base, kind: "multiselect", options: multi, minItems: num(prop.minItems), maxItems: num(prop.maxItems) },
@@ -159,8 +211,17 @@ function toField(key: string, prop: unknown, required: boolean): FieldResult {
   }
 }
 
-/** Plans the form for `schema`: its fields in property order, or why it cannot be shown. */
+/** Plans the form for `schema`: its fields in property order, or why it cannot be shown. Never throws. */
 export function fieldsFromSchema(schema: unknown): FormPlan {
+  try {
+    return planForm(schema);
+  } catch {
+    // A backstop: the checks above are meant to leave nothing that throws.
+    return { ok: false, problems: ["The question's form cannot be read."], asked: [] };
+  }
+}
+
+function planForm(schema: unknown): FormPlan {
   if (!isObject(schema)) {
     return { ok: false, problems: ["The question does not describe a form."], asked: [] };
   }
@@ -173,6 +234,10 @@ export function fieldsFromSchema(schema: unknown): FormPlan {
     };
   }
   const properties = isObject(schema.properties) ? schema.properties : {};
+  const count = Object.keys(properties).length;
+  if (count > MAX_FORM_PROPERTIES) {
+    return { ok: false, problems: [`The form has ${count} fields; at most ${MAX_FORM_PROPERTIES} can be shown.`], asked: [] };
+  }
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((k) => typeof k === "string") : []);
   const fields: Field[] = [];
   const problems: string[] = [];
@@ -200,7 +265,7 @@ export function initialValues(fields: Field[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const field of fields) {
     if (field.kind === "multiselect") {
-      values[field.key] = Array.isArray(field.default) ? field.default.map(String) : [];
+      values[field.key] = Array.isArray(field.default) ? field.default.filter((v) => typeof v === "string") : [];
     } else if (field.kind === "boolean") {
       // A checkbox always shows yes or no, so what the person reviewed is what we send.
       values[field.key] = typeof field.default === "boolean" ? field.default : false;

@@ -156,3 +156,38 @@ describe("looksLikeCredential", () => {
     expect(plan(everythingSchema).some(looksLikeCredential)).toBe(false);
   });
 });
+
+describe("fieldsFromSchema on hostile schemas", () => {
+  const nested = (levels: number): unknown => {
+    let value: unknown = "x";
+    for (let i = 0; i < levels; i++) value = [value];
+    return value;
+  };
+
+  it("never turns a deep option, type or default into text", () => {
+    const deep = nested(100_000);
+    const plan = fieldsFromSchema({
+      type: "object",
+      properties: {
+        a: { type: "string", enum: [deep] },
+        b: { type: [deep] },
+        c: { type: "string", oneOf: [{ const: deep, title: "t" }] },
+        d: { type: "string", default: deep },
+      },
+    });
+    expect(plan.ok).toBe(false);
+    expect(() => JSON.stringify(plan)).not.toThrow();
+    const ok = fieldsFromSchema({ type: "object", properties: { d: { type: "array", items: { enum: ["p"] }, default: [deep, "p"] } } });
+    expect(ok.ok && initialValues(ok.fields)).toEqual({ d: [] });
+  });
+
+  it("reports forms past the limits instead of drawing them", () => {
+    const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, { type: "string" }]));
+    expect(fieldsFromSchema({ type: "object", properties: many })).toMatchObject({ ok: false, problems: [expect.stringMatching(/101 fields; at most 100/)] });
+    const start = performance.now();
+    const huge = fieldsFromSchema({ type: "object", properties: { c: { type: "string", enum: Array.from({ length: 100_000 }, (_, i) => `o${i}`) } } });
+    expect(performance.now() - start).toBeLessThan(200);
+    expect(huge).toMatchObject({ ok: false, problems: [expect.stringMatching(/100000 choices; at most 1000/)] });
+    expect(fieldsFromSchema({ type: "object", properties: { t: { type: "string", title: "x".repeat(10_001) } } }).ok).toBe(false);
+  });
+});
