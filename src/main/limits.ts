@@ -69,3 +69,7 @@ export const ORPHAN_DEADLINE_MS = 5000;
  * A patch or a file written whole can be large, but 1 MiB is far beyond what a person reviews;
  * past it the hook gives no verdict and the agent asks in its own terminal. */
 export const MAX_HOOK_INPUT_BYTES = 1024 * 1024;
+
+/** The note a person sends back with a Deny on an agent's question (data.message): a sentence or
+ * two for the agent to read, not a document. */
+export const MAX_DECLINE_MESSAGE = 2000;

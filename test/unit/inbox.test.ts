@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Inbox, InboxError } from "../../src/main/inbox";
-import { MAX_PENDING_TOTAL, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../src/main/limits";
+import { MAX_DECLINE_MESSAGE, MAX_PENDING_TOTAL, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../src/main/limits";
 import type { InboxEvent, Request } from "../../src/shared/types";
 
 const form = (id: string, schema: Record<string, unknown> = { type: "object", properties: { name: { type: "string" } } }): Request => ({
@@ -56,6 +56,19 @@ describe("Inbox", () => {
     inbox.answer("b", { ok: false });
     await expect(a).resolves.toEqual({ id: "a", ok: false, reason: "declined" });
     await expect(b).resolves.toEqual({ id: "b", ok: false, reason: "cancelled" });
+  });
+
+  it("a decline of an agent's own question carries the person's note back; MCP kinds never do", async () => {
+    const inbox = new Inbox();
+    const approval = inbox.waitFor({ id: "p", kind: "approval", prompt: "Allow Bash?" }, { source: { agent: "claude-code" } });
+    const mcp = inbox.waitFor(form("f"), { source: { server: "s" } });
+    const cancelled = inbox.waitFor({ id: "c", kind: "approval", prompt: "Allow?" }, { source: { agent: "codex" } });
+    inbox.answer("p", { ok: false, reason: "declined", data: { message: "x".repeat(5000), other: 1 } });
+    inbox.answer("f", { ok: false, reason: "declined", data: { message: "no" } });
+    inbox.answer("c", { ok: false, reason: "cancelled", data: { message: "ignored" } });
+    await expect(approval).resolves.toEqual({ id: "p", ok: false, reason: "declined", data: { message: "x".repeat(MAX_DECLINE_MESSAGE) } });
+    await expect(mcp).resolves.toEqual({ id: "f", ok: false, reason: "declined" });
+    await expect(cancelled).resolves.toEqual({ id: "c", ok: false, reason: "cancelled" });
   });
 
   it("validates form answers: refuses with reasons and keeps the question pending", async () => {

@@ -3,7 +3,7 @@
 import type { Answer, Asker, InboxEvent, PendingEntry, Request } from "../../shared/types";
 import { checkFormAnswer } from "../../forms/check-answer";
 import { jsonBoundsProblem } from "../json-bounds";
-import { MAX_PENDING_PER_SERVER, MAX_PENDING_TOTAL, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../limits";
+import { MAX_DECLINE_MESSAGE, MAX_PENDING_PER_SERVER, MAX_PENDING_TOTAL, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../limits";
 import { InboxError } from "./errors";
 
 export interface InboxOptions {
@@ -56,6 +56,8 @@ interface Pending {
 const SUMMARY_PROMPT = 200;
 // setTimeout holds at most a signed 32-bit delay; longer expiries are re-armed when it fires.
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** The kinds an MCP elicitation becomes (DESIGN.md §1); every other kind is an agent's own. */
+const MCP_KINDS = new Set(["input", "authorization"]);
 
 /** The source key the flood cap counts by: the server, else the agent. */
 export function sourceKey(source: Asker): string {
@@ -229,6 +231,13 @@ export class Inbox {
   private prepare(request: Request, input: Omit<Answer, "id">): Answer {
     if (!input.ok) {
       const reason = typeof input.reason === "string" && input.reason !== "" ? input.reason : "cancelled";
+      // An agent's own question (an approval, say) may carry the person's note back with a decline
+      // (§10: Deny is ok: false, reason "declined", the note in data.message). MCP kinds map to an
+      // ElicitResult that has no room for it, so only agents' kinds keep it.
+      const message = input.data?.message;
+      if (reason === "declined" && !MCP_KINDS.has(request.kind) && typeof message === "string" && message.trim() !== "") {
+        return { id: request.id, ok: false, reason, data: { message: message.slice(0, MAX_DECLINE_MESSAGE) } };
+      }
       return { id: request.id, ok: false, reason };
     }
     const schema = request.kind === "input" ? request.data?.schema : undefined;
