@@ -12,6 +12,9 @@ const MAX_KEPT_STRING = 2_000;
 const MAX_KEPT_DEPTH = 8;
 /** Keys kept per object / items per array of a free-form answer. */
 const MAX_KEPT_ENTRIES = 200;
+/** Values kept of one answer in all: entries × depth alone would still allow 200^8. */
+const MAX_KEPT_NODES = 2_000;
+const CUT = "[…]";
 
 // Whole words only ("pin" but not "spinner", "token" in "accessToken"): split camelCase first.
 const CREDENTIAL_WORDS = /(?:^|[^a-z0-9])(?:passwords?|passwd|secrets?|tokens?|api[-_ ]?keys?|credentials?|pins?|otps?|passphrases?)(?=$|[^a-z0-9])/;
@@ -75,15 +78,16 @@ function keepString(value: string): string {
 }
 
 /** An agent's free-form value: credential-named keys masked at any depth, URLs reduced. */
-function keepValue(value: unknown, depth: number): unknown {
+function keepValue(value: unknown, depth: number, budget: { left: number }): unknown {
+  if (--budget.left < 0) return CUT;
   if (typeof value === "string") return keepString(value);
   if (typeof value === "number" || typeof value === "boolean" || value === null) return value;
-  if (depth >= MAX_KEPT_DEPTH) return "[nested too deep]";
-  if (Array.isArray(value)) return value.slice(0, MAX_KEPT_ENTRIES).map((item) => keepValue(item, depth + 1));
+  if (depth >= MAX_KEPT_DEPTH) return CUT;
+  if (Array.isArray(value)) return value.slice(0, MAX_KEPT_ENTRIES).map((item) => keepValue(item, depth + 1, budget));
   if (isObject(value)) {
     const kept: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value).slice(0, MAX_KEPT_ENTRIES)) {
-      kept[key] = isCredentialName(key) ? MASK : keepValue(item, depth + 1);
+    for (const key of Object.keys(value).slice(0, MAX_KEPT_ENTRIES)) {
+      kept[key] = isCredentialName(key) ? MASK : keepValue(value[key], depth + 1, budget);
     }
     return kept;
   }
@@ -97,8 +101,9 @@ function keepValue(value: unknown, depth: number): unknown {
 export function maskAnswer(data: Record<string, unknown>, schema?: unknown): Record<string, unknown> {
   const properties = schemaProperties(schema);
   const kept: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data).slice(0, MAX_KEPT_ENTRIES)) {
-    kept[key] = isCredentialField(key, properties[key]) ? MASK : keepValue(value, 1);
+  const budget = { left: MAX_KEPT_NODES };
+  for (const key of Object.keys(data).slice(0, MAX_KEPT_ENTRIES)) {
+    kept[key] = isCredentialField(key, properties[key]) ? MASK : keepValue(data[key], 1, budget);
   }
   return kept;
 }

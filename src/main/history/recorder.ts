@@ -57,13 +57,14 @@ export function questionRecord(request: Request, source: PendingEntry["source"],
   const question: NewQuestion = {
     requestId: String(request.id).slice(0, 512),
     kind: String(request.kind).slice(0, 100),
-    prompt: reduceUrlsIn(String(request.prompt ?? "")).slice(0, MAX_PROMPT_LENGTH),
+    // Cut before reducing too: a refused question's prompt has not been bounded by anyone.
+    prompt: reduceUrlsIn(String(request.prompt ?? "").slice(0, MAX_PROMPT_LENGTH * 2)).slice(0, MAX_PROMPT_LENGTH),
     fields: request.kind === "input" ? fieldsAsked(request.data?.schema) : [],
     outcome: "pending",
     receivedAt,
   };
-  if (source.server !== undefined) question.server = source.server;
-  if (source.agent !== undefined) question.agent = source.agent;
+  if (source.server !== undefined) question.server = String(source.server).slice(0, 200);
+  if (source.agent !== undefined) question.agent = String(source.agent).slice(0, 200);
   const url = typeof request.url === "string" ? reduceUrl(request.url) : undefined;
   if (url !== undefined) question.url = url;
   return question;

@@ -62,4 +62,17 @@ describe("history masking", () => {
     ]);
     expect(fieldsAsked(undefined)).toEqual([]);
   });
+
+  it("bounds what it keeps of a hostile free-form answer (wide and deep)", () => {
+    let deep: unknown = "bottom";
+    for (let i = 0; i < 50; i++) deep = { next: deep };
+    const wide = Array.from({ length: 200 }, () => Array.from({ length: 200 }, () => Array.from({ length: 200 }, () => 1)));
+    const started = performance.now();
+    const kept = maskAnswer({ deep, wide, long: "x".repeat(100_000) });
+    expect(performance.now() - started).toBeLessThan(500);
+    const text = JSON.stringify(kept);
+    expect(text.length).toBeLessThan(50_000);
+    expect(text).toContain("[…]");
+    expect((kept.long as string).length).toBeLessThanOrEqual(2001);
+  });
 });
