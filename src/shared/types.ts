@@ -28,6 +28,8 @@ export type AnswerReason = "declined" | "cancelled" | "expired";
 export interface Asker {
   server?: string;
   agent?: string;
+  /** The tool whose call asked, by its own name on the server, when main can tell. */
+  tool?: string;
 }
 
 /** A question waiting in the Inbox. */

@@ -46,7 +46,11 @@ describe("App: inbox", () => {
     const list = await screen.findByRole("list", { name: "Pending questions" });
     await waitFor(() => expect(within(list).getAllByRole("button")).toHaveLength(2));
     const items = within(list).getAllByRole("button");
-    expect(items[0].textContent).toContain("everything for claude-code");
+    // Its kind, its server, and the agent in words (item layout: kind, server, prompt, agent, age).
+    expect(items[0].textContent).toContain("Form");
+    expect(items[0].textContent).toContain("everything");
+    expect(items[0].textContent).toContain("for claude-code");
+    expect(items[1].textContent).toContain("Link");
     expect(items[0].textContent).toContain("First question");
     expect(items[0].textContent).toContain("just now");
     expect(items[1].textContent).toContain("github");
@@ -72,6 +76,9 @@ describe("App: inbox", () => {
     api.emit("inbox:event", { type: "answered", id: e.request.id, answer: { id: e.request.id, ok: true, data: {} } });
     await waitFor(() => expect(screen.queryByRole("form", { name: "Question" })).toBeNull());
     expect(screen.queryByText(/answered elsewhere/)).toBeNull();
+    // What was sent is confirmed in place of the question; dismissing it leaves the empty Inbox.
+    expect(screen.getByRole("status", { name: "Answer sent" }).textContent).toContain("Sent: accepted");
+    await fireEvent.click(screen.getByRole("button", { name: "Dismiss" }));
     expect(screen.getByText(/No questions waiting/)).toBeTruthy();
   });
 
@@ -191,11 +198,11 @@ describe("App: servers", () => {
     await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
     const tool = (await screen.findByRole("heading", { name: "echo" })).closest("article")!;
     await fireEvent.click(within(tool).getByRole("button", { name: "Run" }));
-    expect(await within(tool).findByText("is required")).toBeTruthy();
+    expect(await within(tool).findByText("Required")).toBeTruthy();
     expect(api["tools:run"]).not.toHaveBeenCalled();
     // Once a run was refused, the messages follow the fixes.
     await fireEvent.input(within(tool).getByRole("textbox", { name: "message" }), { target: { value: "hi" } });
-    await waitFor(() => expect(within(tool).queryByText("is required")).toBeNull());
+    await waitFor(() => expect(within(tool).queryByText("Required")).toBeNull());
     await fireEvent.click(within(tool).getByRole("button", { name: "Run" }));
     await waitFor(() => expect(api["tools:run"]).toHaveBeenCalledWith({ tool: "everything_echo", args: { message: "hi" } }));
     expect((await within(tool).findByRole("region", { name: "Result of echo" })).textContent).toContain("done");

@@ -19,14 +19,32 @@ export type Current = { entry: PendingEntry; notice?: undefined } | { notice: No
 
 export interface ToolRun {
   status: "running" | "done" | "failed";
+  /** The server the tool belongs to, so a question it asks can be tied back to this run. */
+  server?: string;
   output?: string;
   isError?: boolean;
   error?: string;
 }
 
+/** What the page last sent, shown briefly so the person knows their answer went out. */
+export interface Sent {
+  id: string;
+  /** "Sent: accepted", "Declined", "Cancelled". */
+  text: string;
+  prompt: string;
+  server?: string;
+  /** The Servers-view run that asked this question, whose result is shown beside the note. */
+  tool?: string;
+}
+
 export interface StoreOptions {
   /** Called once per question that arrives while the page is open (browser notifications). */
   notify?: (entry: PendingEntry) => void;
+  /**
+   * True while the person is typing in a form (another question, a tool's arguments, a secret):
+   * a new question then waits behind a banner instead of taking the screen and the focus.
+   */
+  typing?: () => boolean;
 }
 
 export class CompanionStore {
@@ -41,7 +59,16 @@ export class CompanionStore {
   /** The last few questions turned away without being shown, newest last. */
   refusals = $state.raw<string[]>([]);
   runs = $state<Record<string, ToolRun>>({});
+  /** A question that arrived while the person was busy; the banner offers "Answer now". */
+  arrival = $state.raw<PendingEntry | null>(null);
+  /** Bumped when the shown question should take the keyboard focus (arrival, Answer now). */
+  focusSeq = $state(0);
+  sent = $state.raw<Sent | null>(null);
+  /** Question id → the Servers-view run (tool name) that was running on its server when it came. */
+  #questionRun = new Map<string, string>();
   connected = $state(true);
+  /** Browser mode: main refuses this page's session (token rotated, companion restarted). */
+  sessionRefused = $state(false);
   loadErrors = $state<string[]>([]);
   now = $state(Date.now());
 
@@ -72,7 +99,8 @@ export class CompanionStore {
       this.api.on("settings:changed", (settings) => (this.settings = settings)),
       this.api.on("inbox:focus", ({ id }) => this.show(id)),
     ];
-    const tick = setInterval(() => (this.now = Date.now()), 15_000);
+    // Once a second: the Inbox shows how long each question has left before it expires.
+    const tick = setInterval(() => (this.now = Date.now()), 1_000);
     void this.load();
     return () => {
       for (const off of offs) off();
@@ -100,6 +128,38 @@ export class CompanionStore {
   show(id: string | null): void {
     this.view = "inbox";
     this.shownId = id;
+    if (id && this.arrival?.request.id === id) this.arrival = null;
+  }
+
+  /** Shows a question and moves the keyboard focus into it. */
+  open(id: string): void {
+    this.show(id);
+    this.focusSeq += 1;
+  }
+
+  dismissArrival(): void {
+    this.arrival = null;
+  }
+
+  dismissSent(): void {
+    this.sent = null;
+  }
+
+  /** Is a pending question on screen now (the person is reading or answering it)? */
+  get showingQuestion(): boolean {
+    return this.view === "inbox" && !!this.current?.entry;
+  }
+
+  /** The run from the Servers view that asked question `id`, if the page can tell. */
+  runFor(id: string): string | undefined {
+    return this.#questionRun.get(id);
+  }
+
+  /** Cancels every pending question of `server`, one answer each, as its own Cancel would. */
+  async cancelAllFrom(server: string): Promise<void> {
+    const ids = this.pending.filter((e) => e.source.server === server).map((e) => e.request.id);
+    await Promise.all(ids.map((id) => this.answer({ id, ok: false, reason: "cancelled" })));
+    this.sent = ids.length > 1 ? { id: ids[0]!, text: `Cancelled ${ids.length} questions`, prompt: `All questions from ${server}`, server } : this.sent;
   }
 
   dismissNotice(): void {
@@ -112,7 +172,10 @@ export class CompanionStore {
       const id = event.entry.request.id;
       if (this.pending.some((e) => e.request.id === id)) return;
       this.pending = [...this.pending, event.entry];
+      const run = this.#runOn(event.entry);
+      if (run) this.#questionRun.set(id, run);
       if (!this.settings?.notificationsPaused) this.options.notify?.(event.entry);
+      this.#arrive(event.entry);
       return;
     }
     if (event.type === "answered" || event.type === "withdrawn") {
@@ -120,6 +183,7 @@ export class CompanionStore {
       const displayed = this.view === "inbox" && this.current?.entry?.request.id === id;
       const entry = this.pending.find((e) => e.request.id === id);
       this.pending = this.pending.filter((e) => e.request.id !== id);
+      if (this.arrival?.request.id === id) this.arrival = null;
       if (this.#answeredHere.delete(id) && event.type === "answered") return;
       // Keep the person on the question they were reading and say what happened to it.
       if (entry && displayed) {
@@ -140,8 +204,17 @@ export class CompanionStore {
     this.#answeredHere.add(id);
     const result = await this.api["inbox:answer"](input);
     if (result.ok) {
+      const entry = this.pending.find((e) => e.request.id === id);
       this.pending = this.pending.filter((e) => e.request.id !== id);
       if (this.shownId === id) this.shownId = null;
+      if (this.arrival?.request.id === id) this.arrival = null;
+      this.sent = {
+        id,
+        text: sentText(input, entry?.request.kind),
+        prompt: entry?.request.prompt ?? "",
+        server: entry?.source.server,
+        tool: this.#questionRun.get(id),
+      };
     } else {
       this.#answeredHere.delete(id);
       if (result.error.code === "unknown-id" || result.error.code === "already-answered") {
@@ -159,11 +232,38 @@ export class CompanionStore {
 
   /** Runs a tool without blocking the page: its questions arrive in the Inbox meanwhile. */
   async runTool(tool: string, args: Record<string, unknown>): Promise<void> {
-    this.runs[tool] = { status: "running" };
+    const server = this.servers.flatMap((s) => s.tools).find((t) => t.name === tool)?.server;
+    this.runs[tool] = { status: "running", server };
     const result = await this.api["tools:run"]({ tool, args });
     this.runs[tool] = result.ok
-      ? { status: "done", output: result.value.output, isError: result.value.isError }
-      : { status: "failed", error: result.error.message };
+      ? { status: "done", server, output: result.value.output, isError: result.value.isError }
+      : { status: "failed", server, error: result.error.message };
+  }
+
+  /**
+   * The tool whose run asked this question: the one the entry names, else the one run running on
+   * its server (with two or more running there the page cannot tell, and says nothing).
+   */
+  #runOn(entry: PendingEntry): string | undefined {
+    const server = entry.source.server;
+    if (!server) return undefined;
+    const running = Object.entries(this.runs).filter(([, run]) => run.status === "running" && run.server === server);
+    if (entry.source.tool) return running.find(([name]) => name.endsWith(`_${entry.source.tool}`))?.[0];
+    return running.length === 1 ? running[0]![0] : undefined;
+  }
+
+  /**
+   * A new question comes to the person: it opens and takes the focus, unless they are typing in a
+   * form or already have a question on screen; then a banner offers "Answer now" instead.
+   */
+  #arrive(entry: PendingEntry): void {
+    const busy = this.showingQuestion || (this.options.typing?.() ?? false);
+    if (busy) {
+      this.arrival = entry;
+      return;
+    }
+    this.sent = null;
+    this.open(entry.request.id);
   }
 
   /** Applies a settings action's result; returns the error message when main refused. */
@@ -191,5 +291,41 @@ export function relativeTime(then: number, now: number): string {
 /** "github" or "github for claude-code"; who asks, in one phrase. */
 export function askerText(source: { server?: string; agent?: string }): string {
   const server = source.server ?? "an agent";
-  return source.agent ? `${server} for ${source.agent}` : server;
+  const agents = agentText(source.agent);
+  return agents ? `${server} for ${agents}` : server;
+}
+
+/**
+ * The agent(s) in honest words. Main names every agent with a call in flight ("cursor,
+ * claude-code") when a pushed question cannot be tied to one call: that is one of them, not all.
+ */
+export function agentText(agent: string | undefined): string {
+  if (!agent) return "";
+  const names = agent
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
+  if (names.length <= 1) return names[0] ?? "";
+  return `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
+}
+
+/** "expires in 45 s", "expires in 4 min", "expired"; "" when the question does not expire. */
+export function expiryText(expiresAt: string | undefined, now: number): string {
+  if (!expiresAt) return "";
+  const at = Date.parse(expiresAt);
+  if (!Number.isFinite(at)) return "";
+  const seconds = Math.round((at - now) / 1000);
+  if (seconds <= 0) return "expiring";
+  if (seconds < 60) return `expires in ${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `expires in ${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `expires in ${hours} h`;
+  return `expires ${new Date(at).toLocaleDateString()}`;
+}
+
+function sentText(input: AnswerInput, kind: string | undefined): string {
+  if (input.ok) return kind === "authorization" ? "Sent: done" : kind === "approval" ? "Sent: allowed" : "Sent: accepted";
+  if (input.reason === "declined") return kind === "approval" ? "Denied" : "Declined";
+  return "Cancelled";
 }
