@@ -51,8 +51,11 @@ export type InboxEvent =
   /** A question answered `cancel` at once (rate limit, duplicate id); never shown as pending. */
   | { type: "refused"; request: Request; source: Asker; reason: string };
 
-/** `connecting` only while the app starts a server in the background (the UI is already up). */
-export type ServerState = "connecting" | "connected" | "disabled" | "failed";
+/**
+ * `connecting` only while the app starts a server in the background (the UI is already up);
+ * `needs-sign-in` when a remote server wants OAuth and the person has not (yet) signed in.
+ */
+export type ServerState = "connecting" | "connected" | "disabled" | "failed" | "needs-sign-in";
 
 export interface ServerStatus {
   name: string;

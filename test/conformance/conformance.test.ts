@@ -18,7 +18,37 @@ const runner = join(root, "test", "conformance", "client.ts");
 // The suite splits --command on spaces, so none of these paths may contain one.
 const clientCommand = [process.execPath, tsxCli, runner].join(" ");
 
-const SCENARIOS = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"];
+// auth/*: the app's OAuth (src/main/auth) through loadMcp, the sign-in question through the Inbox,
+// a scripted person who follows the authorization URL (test/conformance/client.ts).
+const AUTH_SCENARIOS = [
+  "auth/metadata-default",
+  "auth/metadata-var1",
+  "auth/metadata-var2",
+  "auth/metadata-var3",
+  "auth/basic-cimd",
+  "auth/scope-from-www-authenticate",
+  "auth/scope-from-scopes-supported",
+  "auth/scope-omitted-when-undefined",
+  "auth/scope-step-up",
+  "auth/scope-retry-limit",
+  "auth/token-endpoint-auth-basic",
+  "auth/token-endpoint-auth-post",
+  "auth/token-endpoint-auth-none",
+  "auth/pre-registration",
+  "auth/2025-03-26-oauth-endpoint-fallback",
+  // draft
+  "auth/resource-mismatch",
+  "auth/offline-access-scope",
+  "auth/offline-access-not-supported",
+];
+// Not asserted, and why (each fails today; see the closing note of issue 9):
+// - auth/2025-03-26-oauth-metadata-backcompat: suite 0.1.16's mock serves root metadata whose
+//   `issuer` is "<origin>/oauth"; the SDK rejects that per RFC 8414 §3.3, as it must. The suite
+//   fixed its mock upstream (modelcontextprotocol/conformance#359, after 0.1.16).
+// - auth/client-credentials-jwt, auth/client-credentials-basic, auth/cross-app-access-complete-flow
+//   (extensions): machine-to-machine grants with no person; the companion signs people in.
+
+const SCENARIOS = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry", ...AUTH_SCENARIOS];
 
 let node22: string | undefined;
 let setupError: Error | undefined;

@@ -44,6 +44,8 @@ export interface RemoteServerConfig extends Common {
   headers: Record<string, string>;
   /** `sse` forces the legacy SSE transport; `auto` tries streamable HTTP, then SSE. */
   transport: "auto" | "streamable-http" | "sse";
+  /** A client registered with the server's authorization server beforehand (src/main/auth). */
+  oauth?: { clientId: string; clientSecret?: string; scopes?: string[] };
 }
 
 export type ServerConfig = LocalServerConfig | RemoteServerConfig;
@@ -299,6 +301,23 @@ function stringMap(value: unknown, what: string): Record<string, string> {
   return out;
 }
 
+/** `oauth: { clientId, clientSecret?, scopes? }`: a pre-registered OAuth client; `${VAR}` expands. */
+function oauthClient(value: unknown, text: (value: string, field: string) => string): RemoteServerConfig["oauth"] {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) throw new Error("oauth must be an object { clientId, clientSecret?, scopes? }");
+  if (typeof value.clientId !== "string" || value.clientId === "") throw new Error("oauth.clientId must be a non-empty string");
+  if (value.clientSecret !== undefined && typeof value.clientSecret !== "string") throw new Error("oauth.clientSecret must be a string");
+  const scopes = value.scopes;
+  if (scopes !== undefined && (!Array.isArray(scopes) || scopes.some((s) => typeof s !== "string" || /\s/.test(s) || s === ""))) {
+    throw new Error("oauth.scopes must be a list of scope names without spaces");
+  }
+  return {
+    clientId: text(value.clientId, "oauth.clientId"),
+    ...(typeof value.clientSecret === "string" ? { clientSecret: text(value.clientSecret, "oauth.clientSecret") } : {}),
+    ...(scopes ? { scopes: [...(scopes as string[])] } : {}),
+  };
+}
+
 function positiveMs(value: unknown, what: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
@@ -355,7 +374,8 @@ function parseServer(name: string, raw: Raw, options: ParseOptions): ServerConfi
     }
     const transport =
       type === "sse" ? "sse" : type === "streamable-http" || type === "streamablehttp" || (urlKey === "httpUrl" && !type) ? "streamable-http" : "auto";
-    return { name, type: "remote", enabled, timeout, callTimeout, protocol, url: expand ? url.href : rawUrl, headers, transport };
+    const oauth = oauthClient(raw.oauth, text);
+    return { name, type: "remote", enabled, timeout, callTimeout, protocol, url: expand ? url.href : rawUrl, headers, transport, ...(oauth ? { oauth } : {}) };
   }
   if (!isLocal) throw new Error("needs a `command` (local server) or a `url` (remote server)");
 

@@ -4,6 +4,7 @@ import {
   Client,
   SSEClientTransport,
   StreamableHTTPClientTransport,
+  UnauthorizedError,
   type Tool,
   type Transport,
 } from "@modelcontextprotocol/client";
@@ -18,6 +19,8 @@ import { LinkedAbort } from "./linked-abort";
 import { toToolOutput } from "./result";
 import { GroupStdioTransport } from "./stdio-transport";
 import type { ExecuteContext, LoadOptions, McpTool, ToolOutput, WaitFor } from "./types";
+import { MAX_SIGN_INS_PER_CONNECT } from "../auth/session";
+import type { ServerAuthSession } from "../auth/types";
 
 export const CLIENT_INFO = { name: "toolnexus-companion", version: "0.1.0" };
 export const DEFAULT_MAX_WAIT_MS = 60 * 60 * 1000;
@@ -74,6 +77,13 @@ function shown(name: unknown): string {
   return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
 }
 
+/** The SDK's "the person must sign in" (a 401 or a 403 step-up that led to a new authorization URL). */
+function isUnauthorized(error: unknown): boolean {
+  if (error instanceof UnauthorizedError) return true;
+  const e = error as { cause?: unknown; data?: { cause?: unknown } } | undefined;
+  return e?.cause instanceof UnauthorizedError || e?.data?.cause instanceof UnauthorizedError;
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -101,6 +111,11 @@ export class ServerConnection {
   private readonly pendingSends = new Set<Promise<void>>();
   private pendingQuestions = 0;
   private closing = false;
+  /** OAuth for this remote server (LoadOptions.auth); its credentials outlive each connection. */
+  private readonly auth?: ServerAuthSession;
+  /** The transport whose request was refused: its finishAuth redeems the code (it knows the scope asked). */
+  private refusedTransport?: Transport;
+  private signingIn?: Promise<boolean>;
 
   constructor(
     readonly config: ServerConfig,
@@ -108,10 +123,66 @@ export class ServerConnection {
     private readonly changed: (what: "status" | "tools") => void,
   ) {
     this.status = { name: config.name, state: config.enabled ? "connecting" : "disabled", toolCount: 0 };
+    if (config.type === "remote" && options.auth) {
+      this.auth = options.auth.session({ name: config.name, url: config.url, oauth: config.oauth });
+      this.auth.attach({ signIn: () => this.signIn(), signedOut: () => this.signedOut() });
+    }
   }
 
   async connect(): Promise<void> {
-    if (!this.config.enabled) return;
+    // A server that needs sign-in asks in the background: loadMcp does not wait on a person.
+    if ((await this.attempt()) === "needs-sign-in") this.signIn().catch(() => undefined);
+  }
+
+  /**
+   * Asks the person to sign in (one question at a time), redeems the code, and connects again;
+   * a connect refused again (a step-up to more scopes) asks again, at most
+   * MAX_SIGN_INS_PER_CONNECT times. Resolves true once connected; never rejects.
+   */
+  signIn(agent?: string): Promise<boolean> {
+    this.signingIn ??= this.runSignIn(agent).finally(() => {
+      this.signingIn = undefined;
+    });
+    return this.signingIn;
+  }
+
+  private async runSignIn(agent?: string): Promise<boolean> {
+    const waitFor = this.options.waitFor;
+    const auth = this.auth;
+    if (!waitFor || !auth) return false;
+    for (let round = 1; ; round++) {
+      const transport = this.refusedTransport ?? this.transport;
+      try {
+        await auth.signIn({ waitFor, agent, finish: transport ? (params) => finishAuthOn(transport, params) : undefined });
+      } catch (error) {
+        const message = `sign-in did not complete: ${errorMessage(error)}`;
+        this.log(`${this.config.name}: ${message}`);
+        if (this.status.state !== "connected") this.setStatus({ state: "needs-sign-in", error: message });
+        return false;
+      }
+      this.refusedTransport = undefined;
+      // A step-up during a call: the connection lives on, the call retries with the new token.
+      if (this.status.state === "connected" || this.closing) return this.status.state === "connected";
+      const outcome = await this.attempt();
+      if (outcome !== "needs-sign-in") return outcome === "connected";
+      if (round >= MAX_SIGN_INS_PER_CONNECT) {
+        this.setStatus({ state: "failed", error: `still refused after ${round} sign-ins (the server may want scopes its authorization server does not grant)` });
+        return false;
+      }
+    }
+  }
+
+  /** Sign-out deleted every stored item: this connection's token is gone too. */
+  private async signedOut(): Promise<void> {
+    await this.shutdown();
+    this.tools = [];
+    this.status.toolCount = 0;
+    this.setStatus({ state: "needs-sign-in", error: "signed out" });
+    this.changed("tools");
+  }
+
+  private async attempt(): Promise<"connected" | "failed" | "needs-sign-in"> {
+    if (!this.config.enabled) return "failed";
     const { timeout } = this.config;
     let phase = "connect";
     try {
@@ -120,10 +191,19 @@ export class ServerConnection {
       const listed = await withDeadline(this.client!.listTools(undefined, { timeout }), timeout, "tools/list");
       this.setTools(listed.tools);
       this.setStatus({ state: "connected", error: undefined, protocol: this.client!.getNegotiatedProtocolVersion() });
+      return "connected";
     } catch (error) {
+      if (this.auth && isUnauthorized(error) && !this.closing) {
+        this.refusedTransport = this.transport;
+        await this.shutdown();
+        const host = this.auth.authorizationHost;
+        this.setStatus({ state: "needs-sign-in", error: `sign-in needed${host ? ` at ${host}` : ""}` });
+        return "needs-sign-in";
+      }
       const message = this.describeFailure(error, phase);
       await this.shutdown();
       this.setStatus({ state: "failed", error: message });
+      return "failed";
     }
   }
 
@@ -172,17 +252,30 @@ export class ServerConnection {
     const headers = await expandHeaders(config.headers, this.options.env ?? process.env, this.options.secret);
     const url = new URL(config.url);
     if (config.transport !== "sse") {
+      // A 401 means the server speaks streamable HTTP and wants sign-in: whatever fails after
+      // that (discovery, a foreign resource, an issuer mismatch) is the error to show, not SSE's.
+      let challenged = false;
+      const seeingChallenges: typeof fetch = async (input, init) => {
+        const response = await quietFetch(input, init);
+        if (response.status === 401 && this.auth) challenged = true;
+        return response;
+      };
       try {
-        await this.openWith(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: quietFetch }), "streamable-http", timeout);
+        await this.openWith(
+          new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: seeingChallenges, authProvider: this.auth?.provider }),
+          "streamable-http",
+          timeout,
+        );
         return;
       } catch (error) {
-        if (config.transport === "streamable-http" || this.closing) throw error;
+        // A server that wants sign-in said so over streamable HTTP; SSE would only hide it.
+        if (config.transport === "streamable-http" || this.closing || challenged || isUnauthorized(error)) throw error;
         this.log(`${config.name}: streamable HTTP failed (${errorMessage(error)}); trying SSE`);
         await this.shutdown();
       }
     }
     await this.openWith(
-      new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: withHeaders(headers) } }),
+      new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: withHeaders(headers) }, authProvider: this.auth?.provider }),
       "sse",
       timeout,
     );
@@ -318,6 +411,11 @@ export class ServerConnection {
       try {
         return await this.callOnce(tool, args, ctx);
       } catch (error) {
+        if (isUnauthorized(error)) {
+          // The server wants (more) authorization for this call: ask, then retry the call.
+          if (attempt < MAX_SIGN_INS_PER_CONNECT && (await this.signIn(ctx.agent))) continue;
+          throw new ToolCallError(`${this.config.name}: ${tool} needs sign-in${this.status.error ? `: ${this.status.error}` : ""}`);
+        }
         const code = (error as { code?: unknown }).code;
         if (code !== URL_ELICITATION_REQUIRED || !this.options.waitFor || attempt >= MAX_URL_RETRIES) throw error;
         // The server needs the person to visit URL(s) first; ask, and retry only if they agreed.
@@ -373,7 +471,7 @@ export class ServerConnection {
       return toToolOutput(this.config.name, tool, result as unknown as Record<string, unknown>);
     } catch (error) {
       if (signal.aborted && signal.reason instanceof ToolCallError) throw signal.reason;
-      if (error instanceof ToolCallError) throw error;
+      if (error instanceof ToolCallError || isUnauthorized(error)) throw error;
       const e = error as { code?: number; data?: unknown };
       throw new ToolCallError(`${this.config.name}: ${tool} failed: ${errorMessage(error)}`, e.code, e.data);
     } finally {
@@ -470,6 +568,12 @@ const quietFetch: typeof fetch = (input, init) => {
   }
   return fetch(input, init);
 };
+
+/** Redeems a sign-in's callback on the transport that was refused (it knows the scope it asked for). */
+async function finishAuthOn(transport: Transport | undefined, params: URLSearchParams): Promise<void> {
+  if (transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport) return transport.finishAuth(params);
+  throw new Error("no remote transport to finish the sign-in on");
+}
 
 /** The SSE transport's GET goes through eventsource's fetch; headers must ride there too. */
 function withHeaders(headers: Record<string, string>) {

@@ -1,5 +1,6 @@
 // Shapes of the MCP source: the uniform tools it exposes and what it tells the app.
 import type { Answer, Request, ServerStatus } from "../../shared/types";
+import type { AuthHook } from "../auth/types";
 
 /** What the bridge tells the resolver about an elicitation, besides the Request itself. */
 export interface ElicitationContext {
@@ -67,4 +68,6 @@ export interface LoadOptions {
   secret?: (name: string) => Promise<string | undefined>;
   /** Called with log lines that never carry header values or secrets. */
   log?: (line: string) => void;
+  /** OAuth for remote servers (src/main/auth createAuth); without it a 401 fails the server. */
+  auth?: AuthHook;
 }
