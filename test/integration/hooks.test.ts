@@ -78,9 +78,9 @@ describe("hook claude-code against a running companion", () => {
     expect(entry.request.data).toMatchObject({ action: { kind: "edit", files: [{ path: "/home/ada/src/shop/src/cart.ts", added: 2, removed: 1 }] } });
     const delivered = companion.inbox.answer(entry.request.id, { ok: false, reason: "declined", data: { message: "Keep total() pure; add a new function." } });
     const result = await run.done;
-    // The hook passes on exactly the message the companion delivers. (Today's Inbox drops data on
-    // ok: false, so the default note arrives; the stand-in companion below shows the message path.)
-    const message = typeof delivered.data?.message === "string" ? delivered.data.message : "The person denied this in Toolnexus Companion.";
+    // The Inbox keeps the person's note on a declined approval; the hook passes it on verbatim.
+    expect(delivered.data?.message).toBe("Keep total() pure; add a new function.");
+    const message = "Keep total() pure; add a new function.";
     expect(result).toMatchObject({ code: 0, stdout: deny(message) });
   });
 
