@@ -64,7 +64,9 @@ export function reduceUrl(url: string): string | undefined {
   return `${parsed.origin}${parsed.pathname}`;
 }
 
-const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`]+/gi;
+// Up to the next whitespace: quotes and brackets are legal in a URL (percent-encoded by parsers),
+// and stopping at one would leave the query behind it in the text.
+const URL_IN_TEXT = /\bhttps?:\/\/\S+/gi;
 
 /** Text with every http(s) URL in it reduced to origin and path. */
 export function reduceUrlsIn(text: string): string {
