@@ -88,6 +88,28 @@ function isFormValue(value: unknown): value is FormValue {
   return Array.isArray(value) && value.every((v) => typeof v === "string");
 }
 
+/**
+ * What ajv's own check of a schema cannot do quickly: a `type` list is compared item by item for
+ * uniqueness (quadratic), so one longer than the seven JSON types is refused before compiling.
+ * Iterative, and only called on a schema already within the JSON bounds.
+ */
+function slowToCompile(schema: object): string | undefined {
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== "object" || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+      continue;
+    }
+    for (const [key, item] of Object.entries(value)) {
+      if (key === "type" && Array.isArray(item) && item.length > 7) return `a "type" list has ${item.length} entries; JSON has 7 types`;
+      stack.push(item);
+    }
+  }
+  return undefined;
+}
+
 function refused(message: string): CheckResult {
   return { ok: false, data: {}, errors: [message], fieldErrors: { "": [message] } };
 }
@@ -114,7 +136,7 @@ export function checkToolArguments(schema: unknown, submitted: Record<string, un
   const cached = byObject.get(schema);
   const validator = (): ValidateFunction => {
     if (cached && compiled.has(cached.key)) return validatorFor(schema as Schema, cached.key);
-    const problem = jsonBoundsProblem(schema);
+    const problem = jsonBoundsProblem(schema) ?? slowToCompile(schema);
     if (problem) throw new Error(`the tool's input schema is too large: ${problem}`);
     const key = JSON.stringify(schema);
     if (key.length > MAX_TOOL_SCHEMA_BYTES) throw new Error(`the tool's input schema is larger than ${MAX_TOOL_SCHEMA_BYTES} bytes`);
@@ -134,15 +156,20 @@ function check(schema: Schema, submitted: Record<string, unknown> | undefined, v
   } catch (error) {
     return refused(`the ${form ? "form" : "tool's input"} schema cannot be checked: ${(error as Error).message}`);
   }
-  const fieldErrors: Record<string, string[]> = {};
-  const add = (field: string, message: string) => (fieldErrors[field] ??= []).push(message);
+  // A Map, because field names are the server's: "toString" or "__proto__" must stay plain keys.
+  const fieldErrors = new Map<string, string[]>();
+  const add = (field: string, message: string) => {
+    const list = fieldErrors.get(field);
+    if (list) list.push(message);
+    else fieldErrors.set(field, [message]);
+  };
   if (form) {
     // A person's text past the bound is refused before any keyword (format, pattern) reads it.
     for (const [key, value] of Object.entries(data)) {
       const long = typeof value === "string" ? value.length > MAX_SCHEMA_STRING : Array.isArray(value) && value.some((v) => typeof v === "string" && v.length > MAX_SCHEMA_STRING);
       if (long) add(key, `is longer than ${MAX_SCHEMA_STRING} characters`);
     }
-    if (Object.keys(fieldErrors).length > 0) return withErrors(data, fieldErrors);
+    if (fieldErrors.size > 0) return withErrors(data, fieldErrors);
   }
   let valid: boolean;
   try {
@@ -168,7 +195,8 @@ function check(schema: Schema, submitted: Record<string, unknown> | undefined, v
   return withErrors(data, fieldErrors);
 }
 
-function withErrors(data: Record<string, unknown>, fieldErrors: Record<string, string[]>): CheckResult {
-  const errors = Object.entries(fieldErrors).flatMap(([field, messages]) => messages.map((m) => (field ? `${field}: ${m}` : m)));
-  return { ok: errors.length === 0, data: data as Record<string, FormValue>, errors, fieldErrors };
+function withErrors(data: Record<string, unknown>, fieldErrors: Map<string, string[]>): CheckResult {
+  const errors = [...fieldErrors].flatMap(([field, messages]) => messages.map((m) => (field ? `${field}: ${m}` : m)));
+  // fromEntries defines own properties, so even a field named "__proto__" is reported as itself.
+  return { ok: errors.length === 0, data: data as Record<string, FormValue>, errors, fieldErrors: Object.fromEntries(fieldErrors) };
 }

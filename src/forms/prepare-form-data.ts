@@ -9,7 +9,14 @@ type Schema = Record<string, unknown>;
 
 function propertiesOf(schema: Schema): Record<string, Schema> {
   const props = schema.properties;
-  return props && typeof props === "object" ? (props as Record<string, Schema>) : {};
+  return props && typeof props === "object" && !Array.isArray(props) ? (props as Record<string, Schema>) : {};
+}
+
+const own = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
+
+/** Sets an own property even for keys like "__proto__", which a plain assignment would not. */
+function put(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function isEmpty(value: unknown): boolean {
@@ -18,6 +25,7 @@ function isEmpty(value: unknown): boolean {
 
 /** Coerces one submitted value to what its property's type expects, when that is unambiguous. */
 function coerce(prop: Schema, value: unknown): unknown {
+  if (!prop || typeof prop !== "object") return value;
   const type = prop.type;
   if ((type === "integer" || type === "number") && typeof value === "string" && value.trim() !== "") {
     const n = Number(value);
@@ -43,18 +51,20 @@ export function prepareFormData(schema: Schema, submitted: Record<string, unknow
   const input = submitted ?? {};
   const out: Record<string, unknown> = {};
   const props = propertiesOf(schema);
+  // Own keys only: a field named "toString" is not "present" because every object has one.
   for (const [key, prop] of Object.entries(props)) {
-    if (!(key in input)) {
-      if (prop.default !== undefined && prop.default !== null) out[key] = prop.default;
+    if (!own(input, key)) {
+      const fallback = prop && typeof prop === "object" ? prop.default : undefined;
+      if (fallback !== undefined && fallback !== null) put(out, key, fallback);
       continue;
     }
     const value = input[key];
     if (isEmpty(value)) continue;
-    out[key] = coerce(prop, value);
+    put(out, key, coerce(prop, value));
   }
   // Keys the schema does not name pass through so validation can reject them if it must.
   for (const [key, value] of Object.entries(input)) {
-    if (!(key in props) && !isEmpty(value)) out[key] = value;
+    if (!own(props, key) && !isEmpty(value)) put(out, key, value);
   }
   return out;
 }
