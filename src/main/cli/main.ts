@@ -1,4 +1,5 @@
 // `toolnexus-companion <command>`: the companion's command line, for agents' configs and scripts.
+import { runAgents } from "./agents";
 import { runConnect } from "./connect";
 import { runHistory } from "./history";
 import { runHook } from "./hook";
@@ -8,6 +9,10 @@ import { runToken } from "./token";
 
 const USAGE = `Usage: toolnexus-companion <command>
 
+  agents list [--json]    The agents on this machine and whether each is connected.
+  agents connect|disconnect AGENT [--dry-run] [--hooks] [--project DIR]
+                          Add or remove the companion in an agent's own config (and, with
+                          --hooks, its permission hook); a backup first, comments kept.
   connect                 Bridge stdio to the companion's MCP gateway (for clients that only
                           launch stdio servers). Token from TOOLNEXUS_COMPANION_TOKEN or the
                           keychain; URL from TOOLNEXUS_COMPANION_URL (default http://127.0.0.1:7315).
@@ -28,6 +33,8 @@ const USAGE = `Usage: toolnexus-companion <command>
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
+    case "agents":
+      return runAgents(rest);
     case "connect":
       return runConnect(rest);
     case "hook":

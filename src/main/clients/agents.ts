@@ -1,0 +1,243 @@
+// Connecting agents to the companion: which agents this machine has and whether each is connected
+// (read with the same readers as `servers import`), and the planned change to one agent's files —
+// shown before anything is written, then applied with a backup of each file that changes.
+import { copyFile, constants, readFile, realpath, stat, unlink } from "node:fs/promises";
+import { writeConfigFileAtomic } from "../config-file";
+import { ENTRY_NAME, isCompanionEntry, type ConnectOptions, type Via } from "./connect-form";
+import { findOurHooks, hookCommand, hookTarget, installHook, removeHookCandidates, type HookAgentId, type HookTarget } from "./hook-edit";
+import { clientById, discover, MAX_CLIENT_FILE_BYTES } from "./index";
+import { EditError, parseJsonc } from "./json-edit";
+import { lineDiff } from "./text-diff";
+import type { Machine } from "./types";
+import { undo, type ClientWriter } from "./writer";
+import { WRITERS } from "./writers";
+
+export interface AgentStatus {
+  id: string;
+  label: string;
+  /** One of its config folders or files exists. */
+  found: boolean;
+  /** Entries that reach the companion, by file and name. */
+  connections: Array<{ file: string; name: string; scope: string }>;
+  /** An entry named `toolnexus` that does not reach the companion (an old path, another port). */
+  stale: Array<{ file: string; scope: string }>;
+  /** Only for agents with a PermissionRequest hook: the files where ours is installed. */
+  hook?: { installed: string[] };
+  defaultVia: Via;
+  http: ClientWriter["http"];
+  docs: string;
+  errors: string[];
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A file's text, `undefined` when it does not exist. Refuses files the clients would not read. */
+export async function readIfThere(file: string): Promise<string | undefined> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new EditError(`${file} is not a file`);
+    if (info.size > MAX_CLIENT_FILE_BYTES) throw new EditError(`${file} is larger than ${MAX_CLIENT_FILE_BYTES} bytes`);
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw error;
+  }
+}
+
+async function firstExisting(files: string[]): Promise<string> {
+  for (const file of files) if (await exists(file)) return file;
+  return files[0];
+}
+
+function hookFiles(target: HookTarget, machine: Machine): string[] {
+  return [...target.files(machine), ...(machine.project ? target.files(machine, machine.project) : [])];
+}
+
+export async function listAgents(machine: Machine, gateway: string): Promise<AgentStatus[]> {
+  const statuses: AgentStatus[] = [];
+  for (const writer of WRITERS) {
+    const reader = clientById(writer.id)!;
+    const reports = await discover(machine, [reader]);
+    const homes = await Promise.all(writer.homes(machine).map(exists));
+    const status: AgentStatus = {
+      id: writer.id,
+      label: writer.label,
+      found: homes.some(Boolean) || reports.length > 0,
+      connections: [],
+      stale: [],
+      defaultVia: writer.defaultVia,
+      http: writer.http,
+      docs: writer.docs,
+      errors: reports.flatMap((r) => (r.error ? [r.error] : [])),
+    };
+    for (const report of reports) {
+      for (const server of report.servers) {
+        if (isCompanionEntry(server.entry, gateway)) status.connections.push({ file: report.file, name: server.name, scope: server.from.scope ?? report.scope });
+        else if (server.name === ENTRY_NAME) status.stale.push({ file: report.file, scope: server.from.scope ?? report.scope });
+      }
+    }
+    const target = hookTarget(writer.id);
+    if (target) {
+      status.hook = { installed: [] };
+      for (const file of hookFiles(target, machine)) {
+        try {
+          const text = await readIfThere(file);
+          if (text !== undefined && findOurHooks(text, target.agent).length > 0) status.hook.installed.push(file);
+        } catch (error) {
+          status.errors.push(`${file}: ${(error as Error).message}`);
+        }
+      }
+    }
+    statuses.push(status);
+  }
+  return statuses;
+}
+
+/** One file's planned change. `before` undefined: the file does not exist yet; `after` null: delete it. */
+export interface FileChange {
+  file: string;
+  what: "server" | "hook";
+  before: string | undefined;
+  after: string | null;
+  /** Said to the person: "added …", "already connected", why nothing changes. */
+  note: string;
+}
+
+export const changes = (plan: FileChange[]) => plan.filter((c) => (c.after === null ? c.before !== undefined : c.after !== (c.before ?? "")));
+
+/**
+ * A file that holds nothing but what connecting wrote into an empty one was created by connecting:
+ * disconnecting deletes it, so the two leave the folder as it was.
+ */
+function orDelete(text: string, after: string, fresh: () => string): string | null {
+  try {
+    return after !== text && fresh() === text ? null : after;
+  } catch {
+    return after;
+  }
+}
+
+export interface PlanOptions {
+  project?: string;
+  hooks?: boolean;
+  connect: ConnectOptions;
+}
+
+/** Checks the file reads the way its client reads it, so we never edit what the client rejects. */
+function checkReadable(writer: ClientWriter, file: string, text: string, machine: Machine): void {
+  if (text.trim() === "") return;
+  const result = clientById(writer.id)!.read(text, { file, scope: "user" }, machine);
+  if (result.error) throw new EditError(`${result.error}; fix it first — nothing was changed`);
+}
+
+async function planServer(writer: ClientWriter, machine: Machine, options: PlanOptions, connect: boolean): Promise<FileChange> {
+  const file = await firstExisting(writer.files(machine, options.project));
+  const before = await readIfThere(file);
+  const text = before ?? "";
+  checkReadable(writer, file, text, machine);
+  if (connect) {
+    const elsewhere = clientById(writer.id)!
+      .read(text, { file, scope: "user" }, machine)
+      .servers.find((s) => s.name !== ENTRY_NAME && isCompanionEntry(s.entry, options.connect.gatewayUrl));
+    if (elsewhere) return { file, what: "server", before, after: text, note: `already connected through "${elsewhere.name}"` };
+    const after = writer.connect(text, options.connect);
+    return { file, what: "server", before, after, note: after === text ? "already connected" : `adds "${ENTRY_NAME}"` };
+  }
+  // Undo with either form, so a file connected over HTTP earlier still comes back byte for byte.
+  const candidates = writer.disconnect(text);
+  const redo = (c: string) => {
+    for (const via of ["shim", "http"] as const) {
+      try {
+        const again = writer.connect(c, { ...options.connect, via });
+        if (again === text) return again;
+      } catch {
+        // that form does not apply to this client
+      }
+    }
+    return "";
+  };
+  const undone = undo(text, candidates, redo);
+  const after = orDelete(text, undone, () => redo(""));
+  return { file, what: "server", before, after, note: undone === text ? "not connected" : after === null ? `removes "${ENTRY_NAME}" and the file, which held nothing else` : `removes "${ENTRY_NAME}"` };
+}
+
+async function planHook(target: HookTarget, machine: Machine, options: PlanOptions, connect: boolean): Promise<FileChange> {
+  const file = target.files(machine, options.project)[0];
+  const before = await readIfThere(file);
+  const text = before ?? "";
+  try {
+    parseJsonc(text);
+  } catch (error) {
+    throw new EditError(`${file} is ${(error as Error).message}; fix it first — nothing was changed`);
+  }
+  if (connect) {
+    const command = hookCommand(options.connect.cli, target.agent as HookAgentId, machine.platform);
+    const after = installHook(text, target.agent, command);
+    return { file, what: "hook", before, after, note: after === text ? "permission hook already installed" : `adds the PermissionRequest hook \`${command}\`` };
+  }
+  const found = findOurHooks(text, target.agent);
+  if (found.length === 0) return { file, what: "hook", before, after: text, note: "no permission hook of ours" };
+  const redo = (c: string) => installHook(c, target.agent, found[0][2]);
+  const after = orDelete(text, undo(text, removeHookCandidates(text, target.agent), redo), () => redo(""));
+  return { file, what: "hook", before, after, note: after === null ? "removes the PermissionRequest hook and the file, which held nothing else" : "removes the PermissionRequest hook" };
+}
+
+/** What connecting (or disconnecting) `writer` changes, computed without writing anything. */
+export async function plan(writer: ClientWriter, machine: Machine, options: PlanOptions, connect: boolean): Promise<FileChange[]> {
+  const out = [await planServer(writer, machine, options, connect)];
+  if (options.hooks) {
+    const target = hookTarget(writer.id);
+    if (!target) throw new EditError(`${writer.label} has no permission hook the companion can answer (only Claude Code and Codex do)`);
+    out.push(await planHook(target, machine, options, connect));
+  }
+  return out;
+}
+
+export function diff(change: FileChange): string {
+  if (change.after === null) return `--- ${change.file}\n+++ /dev/null (deleted)\n`;
+  return lineDiff(change.before ?? "", change.after, change.file);
+}
+
+function stamp(now: Date): string {
+  return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+}
+
+/** `file.bak-<timestamp>` beside it, never overwriting an older backup. */
+async function backup(file: string, now: Date): Promise<string> {
+  for (let n = 0; ; n++) {
+    const path = `${file}.bak-${stamp(now)}${n === 0 ? "" : `-${n}`}`;
+    try {
+      await copyFile(file, path, constants.COPYFILE_EXCL);
+      return path;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || n > 100) throw error;
+    }
+  }
+}
+
+/**
+ * Writes one planned change: refuses if the file changed since it was planned (an agent rewriting
+ * its settings meanwhile), backs up an existing file first, writes atomically through a symlink.
+ */
+export async function apply(change: FileChange, now: Date = new Date()): Promise<{ backup?: string }> {
+  if (!changes([change]).length) return {};
+  const current = await readIfThere(change.file);
+  if (current !== change.before) throw new EditError(`${change.file} changed while this was planned; run the command again`);
+  let target = change.file;
+  let saved: string | undefined;
+  if (current !== undefined) {
+    target = await realpath(change.file);
+    saved = await backup(target, now);
+  }
+  if (change.after === null) await unlink(target);
+  else await writeConfigFileAtomic(target, change.after);
+  return saved ? { backup: saved } : {};
+}
