@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerToElicitResult, elicitationToRequest } from "../../src/main/mcp/elicit";
+import { answerToElicitResult, elicitationProblem, elicitationToRequest } from "../../src/main/mcp/elicit";
 import type { Answer, Request } from "../../src/shared/types";
 
 describe("elicitationToRequest (seed examples)", () => {
@@ -88,5 +88,41 @@ describe("answerToElicitResult (seed examples)", () => {
 
   it("ok:true wins over a stray reason", () => {
     expect(answerToElicitResult({ ok: true, reason: "declined" }).action).toBe("accept");
+  });
+});
+
+describe("elicitationProblem (issue 7: bounds before the Inbox)", () => {
+  const form = (requestedSchema: unknown, message = "Your name?") => ({ mode: "form", message, requestedSchema });
+  const flat = { type: "object", properties: { name: { type: "string", pattern: "^(a+)+$" } }, required: ["name"] };
+
+  it("lets valid params through, and they map exactly as the seeds say", () => {
+    expect(elicitationProblem(form(flat))).toBeUndefined();
+    expect(elicitationProblem({ mode: "url", message: "Sign in", url: "https://example.com/a", elicitationId: "e" })).toBeUndefined();
+    expect(elicitationProblem(undefined)).toBeUndefined();
+    expect(elicitationToRequest(form(flat)).data).toEqual({ schema: flat });
+  });
+
+  it("refuses params nested past the bound, wherever the depth hides", () => {
+    let deep: unknown = "x";
+    for (let i = 0; i < 10_000; i++) deep = { d: deep };
+    expect(elicitationProblem(form({ ...flat, extra: deep }))).toMatch(/nested more than 64 levels deep/);
+    expect(elicitationProblem({ ...form(flat), _meta: deep })).toMatch(/nested more than 64 levels deep/);
+  });
+
+  it("refuses a form past the property, option and string limits, saying which", () => {
+    const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, { type: "string" }]));
+    expect(elicitationProblem(form({ type: "object", properties: many }))).toMatch(/101 fields; at most 100/);
+    const options = Array.from({ length: 100_000 }, (_, i) => `o${i}`);
+    expect(elicitationProblem(form({ type: "object", properties: { c: { type: "string", enum: options } } }))).toMatch(/"c" offers 100000 choices/);
+    expect(elicitationProblem(form({ type: "object", properties: { c: { type: "string", description: "d".repeat(10_001) } } }))).toMatch(/longer than 10000/);
+  });
+
+  it("refuses an overlong message or URL", () => {
+    expect(elicitationProblem(form(flat, "m".repeat(20_001)))).toMatch(/message is longer than 20000/);
+    expect(elicitationProblem({ mode: "url", message: "", url: `https://x.test/${"p".repeat(9000)}` })).toMatch(/URL is longer than 8192/);
+  });
+
+  it("leaves a schema that is not an object to the page to explain", () => {
+    expect(elicitationProblem(form("not a schema"))).toBeUndefined();
   });
 });

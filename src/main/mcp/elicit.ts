@@ -45,7 +45,8 @@ export function answerToElicitResult(answer: Pick<Answer, "ok" | "data" | "reaso
 export function elicitationProblem(params: unknown): string | undefined {
   const bounds = jsonBoundsProblem(params);
   if (bounds) return `the question's params are refused: ${bounds}`;
-  const text = tryStringify(params);
+  // Absent params are a form with no schema (the page explains); JSON.stringify(undefined) is undefined.
+  const text = params === undefined ? "{}" : tryStringify(params);
   if (text === undefined) return "the question's params cannot be written as JSON";
   if (text.length > MAX_BODY_BYTES) return `the question's params are larger than ${MAX_BODY_BYTES} bytes`;
   const p = (params ?? {}) as Record<string, unknown>;
