@@ -23,6 +23,8 @@ interface SavedTokens {
   tokens: StoredOAuthTokens;
   /** Epoch ms; absent when the server gave no `expires_in`. */
   expiresAt?: number;
+  /** The token's whole life in ms: a short-lived token is refreshed closer to its end. */
+  lifetimeMs?: number;
 }
 
 export interface ProviderOptions {
@@ -49,6 +51,19 @@ function parse<T>(text: string | undefined): T | undefined {
   } catch {
     // A corrupt entry is as good as none: the flow asks again.
     return undefined;
+  }
+}
+
+/** Equal callbacks, where loopback IP ones may differ in port (RFC 8252 §7.3). */
+export function sameCallback(registered: string, current: string): boolean {
+  if (registered === current) return true;
+  try {
+    const a = new URL(registered);
+    const b = new URL(current);
+    const loopback = (u: URL) => u.hostname === "127.0.0.1" || u.hostname === "[::1]";
+    return loopback(a) && loopback(b) && a.protocol === b.protocol && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search;
+  } catch {
+    return false;
   }
 }
 
@@ -115,9 +130,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     if (pre) return { client_id: pre.clientId, ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}), ...(ctx ? { issuer: ctx.issuer } : {}) };
     if (!ctx) return undefined;
     const saved = parse<StoredOAuthClientInformation & { redirect_uris?: string[] }>(await this.read(this.keys.client(ctx.issuer)));
-    // A registration made for another callback (the Electron listener's port changes per run)
-    // would be refused at the authorization endpoint: register again instead.
-    if (saved?.redirect_uris && !saved.redirect_uris.includes(this.options.redirectUrl)) return undefined;
+    // A registration made for another callback would be refused at the authorization endpoint:
+    // register again. A loopback callback on another port is the same one (RFC 8252 §7.3), so
+    // the Electron listener's per-run port keeps its registration and its refresh token.
+    if (saved?.redirect_uris && !saved.redirect_uris.some((uri) => sameCallback(uri, this.options.redirectUrl))) return undefined;
     return saved;
   }
 
@@ -153,7 +169,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   private expiresSoon(saved: SavedTokens): boolean {
     const now = (this.options.now ?? Date.now)();
-    return saved.expiresAt !== undefined && saved.expiresAt - now < REFRESH_MARGIN_MS;
+    if (saved.expiresAt === undefined) return false;
+    const margin = Math.min(REFRESH_MARGIN_MS, (saved.lifetimeMs ?? Infinity) / 10);
+    return saved.expiresAt - now < margin;
   }
 
   /** One refresh at a time; a failed refresh leaves the old token, and the server's 401 decides. */
@@ -178,7 +196,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     const previous = (await this.saved({ issuer }))?.tokens;
     const kept = !tokens.refresh_token && previous?.refresh_token ? { ...tokens, refresh_token: previous.refresh_token } : tokens;
     const now = (this.options.now ?? Date.now)();
-    const saved: SavedTokens = { tokens: kept, ...(typeof tokens.expires_in === "number" ? { expiresAt: now + tokens.expires_in * 1000 } : {}) };
+    const lifetimeMs = typeof tokens.expires_in === "number" && tokens.expires_in > 0 ? tokens.expires_in * 1000 : undefined;
+    const saved: SavedTokens = { tokens: kept, ...(lifetimeMs ? { expiresAt: now + lifetimeMs, lifetimeMs } : {}) };
     await this.write(this.keys.tokens(issuer), JSON.stringify(saved));
     await this.write(this.keys.current, issuer);
   }

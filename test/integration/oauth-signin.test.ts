@@ -1,0 +1,217 @@
+// Sign-in to an OAuth-protected remote MCP server, end to end on loopback: the fixture
+// oauth-server.mjs is the server and its authorization server; createAuth + loadMcp + the Inbox
+// are the companion; a scripted person answers the sign-in question and, as their browser would,
+// follows the authorization URL to the callback listener.
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { CallbackHub, createAuth, startCallbackListener, type CallbackListener } from "../../src/main/auth";
+import { Inbox, inboxWaitFor } from "../../src/main/inbox";
+import { loadMcp } from "../../src/main/mcp/source";
+import type { McpSource } from "../../src/main/mcp/types";
+import { createMemoryStore } from "../../src/main/secrets";
+import type { SecretStore } from "../../src/main/secrets/types";
+import type { PendingEntry, ServerStatus } from "../../src/shared/types";
+import { fixture } from "../fixtures";
+
+interface Running {
+  url: string;
+  origin: string;
+  child: ChildProcess;
+  stats(): Promise<Record<string, number>>;
+}
+
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function startOAuthServer(args: string[] = []): Promise<Running> {
+  const child = spawn(process.execPath, [fixture("oauth-server"), ...args], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  cleanups.push(() => {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error("oauth-server printed no LISTENING line")), 10_000);
+    child.stdout!.on("data", (chunk) => {
+      out += String(chunk);
+      const match = /^LISTENING (\S+)$/m.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+  });
+  const origin = new URL(url).origin;
+  return { url, origin, child, stats: async () => (await fetch(`${origin}/_stats`)).json() as Promise<Record<string, number>> };
+}
+
+/** The companion's pieces for one run: a callback listener, createAuth, an Inbox and loadMcp. */
+async function companion(store: SecretStore, serverUrl: string, person: (entry: PendingEntry, inbox: Inbox) => void) {
+  const hub = new CallbackHub();
+  const callback: CallbackListener = await startCallbackListener(hub);
+  const auth = createAuth({ secrets: store, callbackUrl: callback.url, hub });
+  const inbox = new Inbox();
+  const questions: PendingEntry[] = [];
+  inbox.on((event) => {
+    if (event.type !== "added") return;
+    questions.push(event.entry);
+    queueMicrotask(() => person(event.entry, inbox));
+  });
+  const logs: string[] = [];
+  const source = await loadMcp({ mcpServers: { secure: { url: serverUrl } } }, { waitFor: inboxWaitFor(inbox), auth, log: (l) => logs.push(l) });
+  cleanups.push(async () => {
+    inbox.close();
+    await source.close();
+    await callback.close();
+  });
+  return { source, auth, inbox, questions, logs, callback };
+}
+
+/** The person: opens the link (accepts), their browser follows the redirect to the callback; forms get emea. */
+function signingPerson(pages: Array<{ status: number; body: string }>) {
+  return (entry: PendingEntry, inbox: Inbox) => {
+    const { request } = entry;
+    if (request.kind === "authorization") {
+      inbox.answer(request.id, { ok: true });
+      void (async () => {
+        const authorize = await fetch(request.url!, { redirect: "manual" });
+        const landed = await fetch(authorize.headers.get("location")!);
+        pages.push({ status: landed.status, body: await landed.text() });
+      })().catch((error) => pages.push({ status: 0, body: String(error) }));
+    } else {
+      inbox.answer(request.id, { ok: true, data: { region: "emea" } });
+    }
+  };
+}
+
+function statusOf(source: McpSource, name = "secure"): ServerStatus | undefined {
+  return source.servers().find((s) => s.name === name);
+}
+
+function until(source: McpSource, test: (s: ServerStatus) => boolean, ms = 15_000): Promise<ServerStatus> {
+  return new Promise((resolve, reject) => {
+    const now = statusOf(source);
+    if (now && test(now)) return resolve(now);
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`status never matched; last: ${JSON.stringify(statusOf(source))}`));
+    }, ms);
+    const stop = source.on((event) => {
+      if (event.type === "status" && test(event.status)) {
+        clearTimeout(timer);
+        stop();
+        resolve(event.status);
+      }
+    });
+  });
+}
+
+describe("OAuth sign-in to a remote server", () => {
+  it("asks once, connects, runs a tool with an elicitation, reconnects after a restart with the refresh token, and sign-out removes every stored item", async () => {
+    // Access tokens live 3 s, so the restart below finds an expired one and must refresh.
+    const server = await startOAuthServer(["--expires-in", "3"]);
+    const store = createMemoryStore("test");
+    const pages: Array<{ status: number; body: string }> = [];
+
+    const first = await companion(store, server.url, signingPerson(pages));
+    const connected = await until(first.source, (s) => s.state === "connected");
+    expect(connected.protocol).toBe("2026-07-28");
+
+    const signIn = first.questions.filter((q) => q.request.kind === "authorization");
+    expect(signIn).toHaveLength(1);
+    expect(signIn[0].source.server).toBe("secure");
+    expect(signIn[0].request.prompt).toContain('"secure"');
+    expect(signIn[0].request.prompt).toContain(new URL(server.origin).host);
+    const authorizationUrl = new URL(signIn[0].request.url!);
+    expect(authorizationUrl.origin).toBe(server.origin);
+    expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(authorizationUrl.searchParams.get("resource")).toBe(server.url);
+    expect(authorizationUrl.searchParams.get("redirect_uri")).toBe(first.callback.url);
+    expect(pages).toEqual([{ status: 200, body: expect.stringContaining("Signed in to &#34;secure&#34;") }]);
+
+    const tool = first.source.tools.find((t) => t.name === "secure_ask_region")!;
+    expect((await tool.execute({})).output).toBe("region: emea");
+    expect(first.questions.map((q) => q.request.kind)).toEqual(["authorization", "input"]);
+
+    // Nothing the server issued reaches a log line or a page.
+    const stored = await Promise.all((await store.list()).map((name) => store.get(name)));
+    const tokens = stored.flatMap((v) => [...(v ?? "").matchAll(/"(?:access_token|refresh_token)":"([^"]+)"/g)].map((m) => m[1]));
+    expect(tokens.length).toBeGreaterThanOrEqual(2);
+    for (const t of tokens) {
+      expect(first.logs.join("\n")).not.toContain(t);
+      expect(pages.map((p) => p.body).join("\n")).not.toContain(t);
+    }
+    expect(await store.list()).toEqual(expect.arrayContaining([expect.stringMatching(/^oauth\.[0-9a-f]{24}\.tokens\./), expect.stringMatching(/^oauth\.[0-9a-f]{24}\.client\./)]));
+
+    await first.source.close();
+    const before = await server.stats();
+    expect(before).toMatchObject({ authorize: 1, codeGrants: 1, registrations: 1, refreshGrants: 0 });
+    await new Promise((r) => setTimeout(r, 3_100));
+
+    // Restart: a new companion (new callback listener, new port) with the same keychain.
+    const second = await companion(store, server.url, signingPerson(pages));
+    expect(statusOf(second.source)?.state).toBe("connected");
+    expect(second.questions).toEqual([]);
+    const after = await server.stats();
+    expect(after).toMatchObject({ authorize: 1, codeGrants: 1, registrations: 1 });
+    expect(after.refreshGrants).toBeGreaterThanOrEqual(1);
+    // Refreshed before the expired token was sent: the server refused nothing more.
+    expect(after.refused).toBe(before.refused);
+    expect((await second.source.tools.find((t) => t.name === "secure_ask_region")!.execute({})).output).toBe("region: emea");
+
+    await second.auth.signOut("secure");
+    expect((await store.list()).filter((n) => n.startsWith("oauth."))).toEqual([]);
+    expect(statusOf(second.source)).toMatchObject({ state: "needs-sign-in", toolCount: 0 });
+  }, 40_000);
+
+  it("a declined sign-in leaves the server needs-sign-in, with no token stored; Sign in asks again and connects", async () => {
+    const server = await startOAuthServer();
+    const store = createMemoryStore("test");
+    const pages: Array<{ status: number; body: string }> = [];
+    let decline = true;
+    const sign = signingPerson(pages);
+    const run = await companion(store, server.url, (entry, inbox) => {
+      if (decline) inbox.answer(entry.request.id, { ok: false, reason: "declined" });
+      else sign(entry, inbox);
+    });
+    const refused = await until(run.source, (s) => s.state === "needs-sign-in" && /did not complete/.test(s.error ?? ""));
+    expect(refused.error).toContain("declined");
+    expect((await store.list()).filter((n) => /\.tokens\./.test(n))).toEqual([]);
+    expect((await server.stats()).authorize).toBe(0);
+    await expect(run.source.tools.length).toBe(0);
+
+    decline = false;
+    expect(await run.auth.signIn("secure")).toBe(true);
+    expect(statusOf(run.source)?.state).toBe("connected");
+    expect(run.questions.filter((q) => q.request.kind === "authorization")).toHaveLength(2);
+  }, 30_000);
+
+  it("a callback with a forged state is refused and never redeems a code", async () => {
+    const server = await startOAuthServer();
+    const store = createMemoryStore("test");
+    const pages: Array<{ status: number; body: string }> = [];
+    let forged: { status: number; body: string } | undefined;
+    const run = await companion(store, server.url, (entry, inbox) => {
+      if (entry.request.kind !== "authorization") return;
+      void (async () => {
+        const authorize = await fetch(entry.request.url!, { redirect: "manual" });
+        const back = new URL(authorize.headers.get("location")!);
+        back.searchParams.set("state", "forged-state");
+        const landed = await fetch(back);
+        forged = { status: landed.status, body: await landed.text() };
+        inbox.answer(entry.request.id, { ok: false, reason: "cancelled" });
+      })();
+    });
+    await until(run.source, (s) => s.state === "needs-sign-in" && /did not complete/.test(s.error ?? ""));
+    expect(forged?.status).toBe(400);
+    expect(forged?.body).toContain("does not match a sign-in the companion started");
+    expect(forged?.body).not.toContain("code=");
+    expect((await server.stats()).codeGrants).toBe(0);
+    expect(pages).toEqual([]);
+  }, 30_000);
+});
