@@ -39,6 +39,8 @@ export interface HistoryRecord {
   settledAt?: number;
   /** settledAt − receivedAt. */
   answerMs?: number;
+  /** Refusals grouped into this row (a flood from one asker); absent when 1. */
+  repeats?: number;
 }
 
 export interface HistoryQuery {

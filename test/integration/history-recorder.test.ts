@@ -128,6 +128,19 @@ describe("history through a real Inbox", () => {
     expect(again.list().items.map((r) => [r.requestId, r.outcome, r.by])).toEqual([["bye", "cancelled", "companion"]]);
   });
 
+  it("groups a flood of refusals from one asker into one row with a count", async () => {
+    const { inbox, store, recorder } = setup();
+    const asked = Array.from({ length: 30 }, (_, i) => inbox.waitFor(form(`f${i}`), { source: { server: "noisy" } }));
+    const other = inbox.waitFor(form("calm"), { source: { server: "calm" } });
+    await recorder.flush();
+    const refused = store.list({ outcome: "refused" }).items;
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ server: "noisy", requestId: "f8", repeats: 22, reason: expect.stringMatching(/already has 8 questions waiting/) });
+    expect(store.list({ outcome: "pending" }).items).toHaveLength(9);
+    inbox.close();
+    await Promise.all([...asked, other]);
+  });
+
   it("takes 'by' from the rule hook", async () => {
     const { inbox, store, recorder } = setup({ answeredBy: () => "rule" });
     const answer = inbox.waitFor(form("r"), { source: { server: "s" } });

@@ -69,6 +69,12 @@ describe("History view", () => {
     expect(items[1].textContent).toContain("Why: the question expired");
   });
 
+  it("shows a grouped flood of refusals with its count", async () => {
+    render(History, { props: { client: fakeClient([rec(1, { outcome: "refused", by: "companion", repeats: 22, answer: undefined, answerMs: 0 })]), now: () => NOW } });
+    const [item] = await within(await waitFor(list)).findAllByRole("listitem");
+    expect(item.textContent).toMatch(/Refused 22 times\s*by the companion/);
+  });
+
   it("searches as the person types (debounced) and filters by outcome and time", async () => {
     const client = fakeClient([rec(1, { prompt: "Deploy main?" }), rec(2, { prompt: "Delete the branch?", outcome: "declined" }), rec(60 * 24 * 3, { prompt: "Deploy old?" })]);
     render(History, { props: { client, now: () => NOW } });

@@ -57,7 +57,7 @@ function cell(text: string, width: number): string {
 export function formatHistoryTable(records: HistoryRecord[]): string {
   const rows = records.map((r) => [
     localTime(r.receivedAt),
-    r.outcome + (r.by ? ` (${r.by})` : ""),
+    r.outcome + (r.repeats ? ` ×${r.repeats}` : "") + (r.by ? ` (${r.by})` : ""),
     cell(r.kind, 14),
     cell([r.server, r.agent].filter(Boolean).join(" / ") || "—", 28),
     took(r.answerMs),

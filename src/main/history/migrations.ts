@@ -75,6 +75,13 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    describe: "repeats: a flood of refusals from one asker is one row with a count, not thousands",
+    up(db) {
+      db.exec("ALTER TABLE questions ADD COLUMN repeats INTEGER NOT NULL DEFAULT 1");
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -5,7 +5,7 @@
 // the next turn of the event loop, so answering a question never waits on, or fails because of,
 // history.
 import type { Answer, InboxEvent, PendingEntry, Request } from "../../shared/types";
-import type { Inbox } from "../inbox";
+import { sourceKey, type Inbox } from "../inbox";
 import { MAX_PROMPT_LENGTH } from "../limits";
 import { fieldsAsked, maskAnswer, reduceUrl, reduceUrlsIn } from "./mask";
 import { HistoryBusyError, type HistoryStore, type NewQuestion, type Settlement } from "./store";
@@ -44,6 +44,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 interface Open {
   question: NewQuestion;
   schema: unknown;
+}
+
+/** Refusals from one asker closer together than this are counted into one row. */
+const FLOOD_WINDOW_MS = 60_000;
+/** Askers whose flood is tracked at once (the oldest is forgotten first). */
+const MAX_FLOOD_GROUPS = 256;
+
+interface Flood {
+  rowId?: number;
+  lastAt: number;
 }
 
 interface Write {
@@ -96,6 +106,7 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
   const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
   const open = new Map<string, Open>();
+  const floods = new Map<string, Flood>();
   const queue: Write[] = [];
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let trouble: string | undefined;
@@ -188,8 +199,24 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
       case "refused": {
         if (!store.settings().enabled) return;
         const at = now();
+        // A flood from one asker becomes one row with a count: the record stays readable and
+        // the file does not grow with whatever a misbehaving server sends.
+        const key = sourceKey(event.source);
+        const group = floods.get(key);
+        if (group && at - group.lastAt < FLOOD_WINDOW_MS) {
+          group.lastAt = at;
+          enqueue("refused again", () => {
+            if (group.rowId === undefined || !store.repeat(group.rowId, at)) floods.delete(key);
+          });
+          return;
+        }
+        const fresh: Flood = { lastAt: at };
+        floods.set(key, fresh);
+        if (floods.size > MAX_FLOOD_GROUPS) floods.delete(floods.keys().next().value!);
         const question = questionRecord(event.request, event.source, at);
-        enqueue("refused", () => void store.insert({ ...question, outcome: "refused", by: "companion", reason: event.reason.slice(0, 1000), settledAt: at }));
+        enqueue("refused", () => {
+          fresh.rowId = store.insert({ ...question, outcome: "refused", by: "companion", reason: event.reason.slice(0, 1000), settledAt: at });
+        });
         return;
       }
     }

@@ -94,6 +94,7 @@ interface Row {
   received_at: number;
   settled_at: number | null;
   answer_ms: number | null;
+  repeats: number;
 }
 
 function sqliteCode(error: unknown): string {
@@ -139,6 +140,7 @@ function toRecord(row: Row): HistoryRecord {
   if (answer !== null && typeof answer === "object" && !Array.isArray(answer)) record.answer = answer as Record<string, unknown>;
   if (row.settled_at !== null) record.settledAt = row.settled_at;
   if (row.answer_ms !== null) record.answerMs = row.answer_ms;
+  if (row.repeats > 1) record.repeats = row.repeats;
   return record;
 }
 
@@ -243,6 +245,13 @@ export class HistoryStore {
       });
       return result.changes > 0;
     });
+  }
+
+  /** Counts one more refusal into row `rowId` (a flood grouped); false when the row is gone. */
+  repeat(rowId: number, at: number): boolean {
+    return this.run("repeat", (db) =>
+      this.statement(db, "UPDATE questions SET repeats = repeats + 1, settled_at = ? WHERE id = ?").run(at, rowId).changes > 0,
+    );
   }
 
   /** Rows left pending by a companion that stopped without closing (crash, kill): said so. */
