@@ -216,6 +216,22 @@ describe("history through a real Inbox", () => {
   });
 });
 
+describe("retention while running", () => {
+  it("sweeps again on its timer, with the days the settings say", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "history-sweep-"));
+    const store = new HistoryStore({ path: path.join(dir, "history.sqlite") });
+    const recorder = attachHistory(new Inbox(), store, { sweepEveryMs: 50 });
+    cleanups.push(() => (recorder.stop(), store.close(), rmSync(dir, { recursive: true, force: true })));
+    store.setSettings({ days: 7 });
+    const t = Date.now();
+    const row = (id: string, ageDays: number) => ({ requestId: id, kind: "input", prompt: "p", fields: [], outcome: "accepted" as const, by: "person" as const, receivedAt: t - ageDays * 86_400_000, settledAt: t });
+    store.insert(row("8-days", 8));
+    store.insert(row("6-days", 6));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(store.list().items.map((r) => r.requestId)).toEqual(["6-days"]);
+  });
+});
+
 describe("openHistory (what core wires)", () => {
   it("keeps history across a restart of the companion", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "history-open-"));
