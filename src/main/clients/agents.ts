@@ -1,7 +1,8 @@
 // Connecting agents to the companion: which agents this machine has and whether each is connected
 // (read with the same readers as `servers import`), and the planned change to one agent's files —
 // shown before anything is written, then applied with a backup of each file that changes.
-import { copyFile, constants, readFile, realpath, stat, unlink } from "node:fs/promises";
+import { copyFile, constants, readdir, readFile, realpath, stat, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { writeConfigFileAtomic } from "../config-file";
 import { ENTRY_NAME, isCompanionEntry, type ConnectOptions, type Via } from "./connect-form";
 import { findOurHooks, hookCommand, hookTarget, installHook, removeHookCandidates, type HookAgentId, type HookTarget } from "./hook-edit";
@@ -114,6 +115,28 @@ export interface FileChange {
 export const changes = (plan: FileChange[]) => plan.filter((c) => (c.after === null ? c.before !== undefined : c.after !== (c.before ?? "")));
 
 /**
+ * The backup connect made, when connecting it again gives exactly the current text: the surest
+ * inverse (the text alone cannot tell an empty `"mcpServers": {}` that was there from none).
+ */
+async function fromBackup(file: string, text: string, redo: (candidate: string) => string): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = (await readdir(dirname(file))).filter((n) => n.startsWith(`${basename(file)}.bak-`));
+  } catch {
+    return undefined;
+  }
+  for (const name of names.sort().reverse().slice(0, 10)) {
+    try {
+      const saved = await readFile(join(dirname(file), name), "utf8");
+      if (saved !== text && redo(saved) === text) return saved;
+    } catch {
+      // unreadable backup: not the one
+    }
+  }
+  return undefined;
+}
+
+/**
  * A file that holds nothing but what connecting wrote into an empty one was created by connecting:
  * disconnecting deletes it, so the two leave the folder as it was.
  */
@@ -164,7 +187,7 @@ async function planServer(writer: ClientWriter, machine: Machine, options: PlanO
     }
     return "";
   };
-  const undone = undo(text, candidates, redo);
+  const undone = (await fromBackup(file, text, redo)) ?? undo(text, candidates, redo);
   const after = orDelete(text, undone, () => redo(""));
   return { file, what: "server", before, after, note: undone === text ? "not connected" : after === null ? `removes "${ENTRY_NAME}" and the file, which held nothing else` : `removes "${ENTRY_NAME}"` };
 }
@@ -186,7 +209,8 @@ async function planHook(target: HookTarget, machine: Machine, options: PlanOptio
   const found = findOurHooks(text, target.agent);
   if (found.length === 0) return { file, what: "hook", before, after: text, note: "no permission hook of ours" };
   const redo = (c: string) => installHook(c, target.agent, found[0][2]);
-  const after = orDelete(text, undo(text, removeHookCandidates(text, target.agent), redo), () => redo(""));
+  const undone = (await fromBackup(file, text, redo)) ?? undo(text, removeHookCandidates(text, target.agent), redo);
+  const after = orDelete(text, undone, () => redo(""));
   return { file, what: "hook", before, after, note: after === null ? "removes the PermissionRequest hook and the file, which held nothing else" : "removes the PermissionRequest hook" };
 }
 

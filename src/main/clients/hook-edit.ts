@@ -89,6 +89,10 @@ export function removeHookCandidates(text: string, agent: HookAgentId): string[]
     const [g, h] = ours[ours.length - 1];
     const group = (valueAt(current[0], [...EVENT, g]) as { hooks: unknown[] }).hooks;
     const onlyOurs = group.every((handler) => isObject(handler) && isOurHook(handler.command, agent));
-    current = onlyOurs ? pruneEmpty(removeCandidates(current[0], [...EVENT, g]), EVENT) : removeCandidates(current[0], [...EVENT, g, "hooks", h]);
+    // An empty `"PermissionRequest": []` left behind and one that was there before read the same
+    // once our group is back in; the file without it is by far the likelier, so it comes first.
+    current = onlyOurs
+      ? pruneEmpty(removeCandidates(current[0], [...EVENT, g]), EVENT).sort((a, b) => a.length - b.length)
+      : removeCandidates(current[0], [...EVENT, g, "hooks", h]);
   }
 }

@@ -107,7 +107,13 @@ export function removeTableCandidates(text: string, path: string[]): string[] {
   if (last === -1) last = lines.length;
   const before = lines.slice(0, first).join("");
   const after = lines.slice(last).join("");
-  const want = expected(doc, path, undefined);
+  // Taking out the only table of `[mcp_servers]` takes `mcp_servers` with it (nothing else defined it).
+  const want = [expected(doc, path, undefined)];
+  for (let depth = path.length - 1; depth >= 1; depth--) {
+    const parent = tomlValueAt(want[want.length - 1], path.slice(0, depth));
+    if (!isObject(parent) || Object.keys(parent).length > 0) break;
+    want.push(expected(want[want.length - 1], path.slice(0, depth), undefined));
+  }
   // The blank line we put before it first; then also the line end we would have added to a file
   // that had none (the same text either way: a file ending in a line end is the likelier).
   const candidates: string[] = [];
@@ -116,7 +122,8 @@ export function removeTableCandidates(text: string, path: string[]): string[] {
   candidates.push(before + after);
   const valid = candidates.filter((c) => {
     try {
-      return isDeepStrictEqual(parseToml(c), want);
+      const got = parseToml(c);
+      return want.some((w) => isDeepStrictEqual(got, w));
     } catch {
       return false;
     }
