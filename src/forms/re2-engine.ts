@@ -2,10 +2,11 @@
 // pattern, so no schema a server sends can stall the main thread with catastrophic backtracking.
 // A pattern re2js cannot compile (lookaround, backreferences) or one past MAX_PATTERN_LENGTH is
 // dropped: it matches everything, as if the keyword were absent, rather than run on a
-// backtracking engine or fail the whole schema.
+// backtracking engine or fail the whole schema. Linear is not yet bounded: re2js's NFA fallback
+// costs input length × program size, so a check past MAX_PATTERN_STEPS skips the pattern too.
 import type { CodeOptions } from "ajv";
 import { RE2JS } from "re2js";
-import { MAX_PATTERN_LENGTH } from "../main/limits";
+import { MAX_PATTERN_LENGTH, MAX_PATTERN_STEPS } from "../main/limits";
 
 type RegExpEngine = NonNullable<CodeOptions["regExp"]>;
 type RegExpLike = ReturnType<RegExpEngine>;
@@ -31,7 +32,11 @@ function engine(pattern: string, flags: string): RegExpLike {
   // would share the first one's matcher.
   const name = `re2:/${pattern}/${flags}${re ? "" : " (dropped)"}`;
   // JSON Schema's `pattern` is unanchored, like RegExp#test; re2js's test() is a find, the same.
-  const like: RegExpLike & { toString(): string } = { test: re ? (s: string) => re.test(s) : () => true, toString: () => name };
+  // Instructions of the compiled program (re2js keeps it on its RE2), else the pattern's length.
+  const program = (re as unknown as { re2Input?: { prog?: { numInst?: () => number } } } | undefined)?.re2Input?.prog;
+  const size = Math.max(1, program?.numInst?.() ?? pattern.length);
+  const test = (s: string) => s.length * size > MAX_PATTERN_STEPS || re!.test(s);
+  const like: RegExpLike & { toString(): string } = { test: re ? test : () => true, toString: () => name };
   return like;
 }
 

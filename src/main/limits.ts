@@ -73,3 +73,9 @@ export const MAX_HOOK_INPUT_BYTES = 1024 * 1024;
 /** The note a person sends back with a Deny on an agent's question (data.message): a sentence or
  * two for the agent to read, not a document. */
 export const MAX_DECLINE_MESSAGE = 2000;
+
+/** Work one `pattern` check may do: re2js runs in time linear in the input, but its fallback
+ * (an NFA, when its DFA grows too large) costs about input length × program size steps at a few
+ * hundred ns each. A check past this many steps skips the pattern (treated as absent), so no check
+ * takes more than ~150 ms whatever the pattern and the text. */
+export const MAX_PATTERN_STEPS = 400_000;

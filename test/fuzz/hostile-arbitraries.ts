@@ -12,9 +12,12 @@ export function nested(levels: number, object = false): unknown {
 
 export const deepValue = fc.tuple(fc.integer({ min: 60, max: 5_000 }), fc.boolean()).map(([levels, object]) => nested(levels, object));
 
-export const evilPattern = fc.constantFrom("^(a+)+$", "^(a|aa)+$", "^(a*)*b$", "(.*a){12}", "^(\\w+\\s?)*$", "(?=a)a", "[", "(a+)+" + "x".repeat(1200));
+export const evilPattern = fc.constantFrom("^(a+)+$", "^(a|aa)+$", "^(a*)*b$", "a[ab]{500}$", "(.*a){12}", "^(\\w+\\s?)*$", "(?=a)a", "[", "(a+)+" + "x".repeat(1200));
 
-export const evilString = fc.integer({ min: 1, max: 60 }).map((n) => "a".repeat(n) + "!");
+export const evilString = fc.oneof(
+  fc.integer({ min: 1, max: 60 }).map((n) => "a".repeat(n) + "!"),
+  fc.integer({ min: 1, max: 10_000 }).map((n) => "ab".repeat(n).slice(0, n)),
+);
 
 const keywordValue = fc.oneof(
   { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 3 }) },

@@ -168,3 +168,18 @@ describe("checks in bounded time", () => {
     expect(ms).toBeLessThan(200);
   });
 });
+
+describe("patterns whose automaton blows up", () => {
+  // `a[ab]{500}$` defeats re2js's DFA; its NFA costs length × program size (seconds on 10k chars).
+  it("are checked within 200 ms on the longest text a form takes, and still enforced on short text", () => {
+    const schema = { type: "object", properties: { s: { type: "string", pattern: "a[ab]{500}$" } } };
+    const long = Array.from({ length: 10_000 }, (_, i) => "ab"[(i * 7919) % 3 === 0 ? 0 : 1]).join("");
+    for (const check of [checkFormAnswer, checkToolArguments]) {
+      check(schema, { s: "x" });
+      const start = performance.now();
+      check(schema, { s: long });
+      expect(performance.now() - start).toBeLessThan(200);
+      expect(check({ type: "object", properties: { s: { type: "string", pattern: "^a[ab]{3}$" } } }, { s: "abbbb" }).ok).toBe(false);
+    }
+  });
+});
