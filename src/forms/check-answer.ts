@@ -37,6 +37,8 @@ const ajv = new Ajv({
   loopEnum: 64,
   loopRequired: 64,
   code: { regExp: re2RegExp },
+  // A server's unknown `format` is ignored; ajv would otherwise print a warning per compile.
+  logger: false,
 });
 addFormats(ajv);
 // Every elicitation arrives as a freshly parsed object, so validators are cached by the schema's
