@@ -107,3 +107,11 @@ export function createHistoryHandlers({ store, recorder }: HistoryHandlerDeps): 
     },
   };
 }
+
+/** The channels when this session keeps no history (no path given, e.g. tests): a plain refusal. */
+export function historyOffHandlers(): HistoryHandlers {
+  const off = async (): Promise<never> => {
+    throw new HandlerError("history-unavailable", "This companion session keeps no history.");
+  };
+  return { "history:list": off, "history:clear": off, "history:settings": off };
+}

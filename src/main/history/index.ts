@@ -4,4 +4,4 @@ export { defaultHistoryPath } from "./paths";
 export { MIGRATIONS, SCHEMA_VERSION } from "./migrations";
 export * from "./types";
 export { openHistory, type HistoryHandle, type OpenHistoryOptions } from "./open";
-export { createHistoryHandlers, type HistoryHandlers } from "./handlers";
+export { createHistoryHandlers, historyOffHandlers, type HistoryHandlers } from "./handlers";

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHistoryHandlers } from "../../../src/main/history/handlers";
+import { createHistoryHandlers, historyOffHandlers } from "../../../src/main/history/handlers";
 import { HistoryStore } from "../../../src/main/history/store";
 import { SCHEMA_VERSION } from "../../../src/main/history/migrations";
 import { errorEnvelope } from "../../../src/main/api/envelope";
@@ -74,5 +74,12 @@ describe("history handlers", () => {
     expect(await refusal(fresh["history:list"]({}))).toMatchObject({ error: { code: "history-unavailable", message: expect.stringMatching(/newer companion/) } });
     expect(await fresh["history:settings"]({})).toMatchObject({ enabled: true, status: { state: "unavailable" } });
     expect(await refusal(handlers["history:list"]({}))).toMatchObject({ error: { code: "history-unavailable" } }); // closed store
+  });
+
+  it("refuses plainly in a session that keeps no history", async () => {
+    const off = historyOffHandlers();
+    for (const channel of ["history:list", "history:clear", "history:settings"] as const) {
+      expect(await refusal(off[channel]({}))).toMatchObject({ ok: false, error: { code: "history-unavailable", message: "This companion session keeps no history." } });
+    }
   });
 });
