@@ -426,8 +426,10 @@ export class HistoryStore {
         }
       }
       this.db = undefined;
-      this.detail = `could not open ${this.path}: ${(error as Error).message}`;
-      this.log(`history: ${this.detail}`);
+      const detail = `could not open ${this.path}: ${(error as Error).message}`;
+      // Reopening is retried on later writes; say it once, not every few seconds.
+      if (detail !== this.detail) this.log(`history: ${detail}`);
+      this.detail = detail;
     }
   }
 

@@ -181,3 +181,26 @@ describe("HistoryStore", () => {
     expect(defaultHistoryPath({ TOOLNEXUS_HISTORY_DB: "/tmp/h.sqlite" }, "linux", "/home/a")).toBe("/tmp/h.sqlite");
   });
 });
+
+describe("HistoryStore that cannot open", () => {
+  it("reports unavailable, logs once, and retries on later writes", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "history-"));
+    dirs.push(dir);
+    const blocker = path.join(dir, "file");
+    writeFileSync(blocker, "a file where a folder should be");
+    let now = 0;
+    const lines: string[] = [];
+    const store = open(path.join(blocker, "history.sqlite"), { log: (l) => lines.push(l), now: () => now });
+    expect(store.status()).toMatchObject({ state: "unavailable", detail: expect.stringMatching(/could not open/) });
+    for (let i = 0; i < 5; i++) {
+      now += 10_000;
+      expect(() => store.insert(q())).toThrow(/unavailable/);
+    }
+    expect(lines).toHaveLength(1);
+    rmSync(blocker);
+    now += 10_000;
+    store.insert(q());
+    expect(store.status().state).toBe("ok");
+    expect(store.list().items).toHaveLength(1);
+  });
+});
