@@ -111,7 +111,7 @@ describe("browser mode", () => {
     const accept = form.getByRole("button", { name: "Accept" });
     await expect.poll(() => accept.isEnabled()).toBe(true);
     // Once main has checked the values: no message may still stand beside a filled field.
-    expect(await form.getByText("is required").count()).toBe(0);
+    expect(await form.getByText("Required", { exact: true }).count()).toBe(0);
     await page.screenshot({ path: join(SHOTS, "form.png"), fullPage: true });
     await accept.click();
     await expect.poll(() => page.getByRole("list", { name: "Pending questions" }).getByRole("button").count()).toBe(0);
@@ -259,7 +259,8 @@ describe("browser mode", () => {
     const email = form.getByRole("textbox", { name: "String with email format" });
     await email.fill("not-an-email");
     await email.blur();
-    await form.getByText("must be a valid email").waitFor();
+    // Main's verdict, in plain words from the schema (issue 10).
+    await form.getByText("An email address, like name@example.com").waitFor();
     expect(consoleLines.filter((l) => /Content Security Policy|unsafe-eval/i.test(l))).toEqual([]);
     await form.getByRole("button", { name: "Decline" }).click();
     expect(rawResult(await result(page, ELICIT))).toEqual({ action: "decline" });

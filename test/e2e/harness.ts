@@ -33,10 +33,10 @@ export interface App {
   close(): Promise<void>;
 }
 
-export async function startApp(config: unknown, options: { inbox?: { maxPendingPerSource?: number } } = {}): Promise<App> {
+export async function startApp(config: unknown, options: { inbox?: { maxPendingPerSource?: number }; port?: number } = {}): Promise<App> {
   const log: string[] = [];
   const core = await createCore({ config, platform: browserPlatform, log: (l) => log.push(l), ...(options.inbox ? { inbox: options.inbox } : {}) });
-  const server = await startCompanionServer(core, { port: 0, staticDir: rendererDir(), log: (l) => log.push(l) });
+  const server = await startCompanionServer(core, { port: options.port ?? 0, staticDir: rendererDir(), log: (l) => log.push(l) });
   return { core, server, pageUrl: server.pageUrl(), log, close: () => core.close() };
 }
 

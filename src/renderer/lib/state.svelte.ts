@@ -202,9 +202,11 @@ export class CompanionStore {
   async answer(input: AnswerInput): Promise<Envelope<Answer>> {
     const id = input.id;
     this.#answeredHere.add(id);
+    // Read now: main's `answered` event may remove it from the list before the reply arrives.
+    const answered = this.pending.find((e) => e.request.id === id);
     const result = await this.api["inbox:answer"](input);
     if (result.ok) {
-      const entry = this.pending.find((e) => e.request.id === id);
+      const entry = answered;
       this.pending = this.pending.filter((e) => e.request.id !== id);
       if (this.shownId === id) this.shownId = null;
       if (this.arrival?.request.id === id) this.arrival = null;
