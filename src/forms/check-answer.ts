@@ -3,11 +3,11 @@
 // errors, so both agree. ajv compiles with `new Function`, which the page's CSP forbids.
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { jsonBoundsProblem } from "../main/json-bounds";
 import { MAX_SCHEMA_STRING, MAX_TOOL_SCHEMA_BYTES } from "../main/limits";
 import { reduceFormSchema } from "./flat-schema";
 import { prepareFormData, type FormValue } from "./prepare-form-data";
 import { re2RegExp } from "./re2-engine";
+import { toolSchemaProblem } from "./schema-size";
 
 export { prepareFormData, type FormValue };
 
@@ -90,28 +90,6 @@ function isFormValue(value: unknown): value is FormValue {
   return Array.isArray(value) && value.every((v) => typeof v === "string");
 }
 
-/**
- * What ajv's own check of a schema cannot do quickly: a `type` list is compared item by item for
- * uniqueness (quadratic), so one longer than the seven JSON types is refused before compiling.
- * Iterative, and only called on a schema already within the JSON bounds.
- */
-function slowToCompile(schema: object): string | undefined {
-  const stack: unknown[] = [schema];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value !== "object" || value === null) continue;
-    if (Array.isArray(value)) {
-      for (const item of value) stack.push(item);
-      continue;
-    }
-    for (const [key, item] of Object.entries(value)) {
-      if (key === "type" && Array.isArray(item) && item.length > 7) return `a "type" list has ${item.length} entries; JSON has 7 types`;
-      stack.push(item);
-    }
-  }
-  return undefined;
-}
-
 function refused(message: string): CheckResult {
   return { ok: false, data: {}, errors: [message], fieldErrors: { "": [message] } };
 }
@@ -138,10 +116,10 @@ export function checkToolArguments(schema: unknown, submitted: Record<string, un
   const cached = byObject.get(schema);
   const validator = (): ValidateFunction => {
     if (cached && compiled.has(cached.key)) return validatorFor(schema as Schema, cached.key);
-    const problem = jsonBoundsProblem(schema) ?? slowToCompile(schema);
-    if (problem) throw new Error(`the tool's input schema is too large: ${problem}`);
+    const problem = toolSchemaProblem(schema);
+    if (problem) throw new Error(problem);
     const key = JSON.stringify(schema);
-    if (key.length > MAX_TOOL_SCHEMA_BYTES) throw new Error(`the tool's input schema is larger than ${MAX_TOOL_SCHEMA_BYTES} bytes`);
+    if (Buffer.byteLength(key) > MAX_TOOL_SCHEMA_BYTES) throw new Error(`it is larger than ${MAX_TOOL_SCHEMA_BYTES} bytes`);
     const validate = validatorFor(schema as Schema, key);
     byObject.set(schema, { key, validate });
     return validate;
