@@ -18,7 +18,8 @@ import { IdleTimer } from "./idle-timer";
 import { LinkedAbort } from "./linked-abort";
 import { toToolOutput } from "./result";
 import { GroupStdioTransport } from "./stdio-transport";
-import type { ExecuteContext, LoadOptions, McpTool, ToolOutput, WaitFor } from "./types";
+import type { AgentRequest, ExecuteContext, LoadOptions, McpBackend, McpTool, ToolOutput, WaitFor } from "./types";
+import { forwardedNotifications, NO_AGENT_CAN_ANSWER } from "./forward";
 import { MAX_SIGN_INS_PER_CONNECT } from "../auth/session";
 import type { ServerAuthSession } from "../auth/types";
 
@@ -42,6 +43,8 @@ export class ToolCallError extends Error {
 
 interface ActiveCall {
   agent?: string;
+  /** The caller's hooks (gateway): who answers the server's requests during this call. */
+  ctx: ExecuteContext;
   timer: IdleTimer;
   /** Questions raised while this call was in flight; each ends when all its calls have ended. */
   questions: Set<Question>;
@@ -96,7 +99,7 @@ function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T>
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
-export class ServerConnection {
+export class ServerConnection implements McpBackend {
   status: ServerStatus;
   tools: McpTool[] = [];
 
@@ -121,6 +124,8 @@ export class ServerConnection {
     readonly config: ServerConfig,
     private readonly options: LoadOptions,
     private readonly changed: (what: "status" | "tools") => void,
+    /** A notification the gateway passes on to agents (forward.ts lists which). */
+    private readonly notified: (method: string, params: Record<string, unknown>) => void = () => {},
   ) {
     this.status = { name: config.name, state: config.enabled ? "connecting" : "disabled", toolCount: 0 };
     if (config.type === "remote" && options.auth) {
@@ -286,7 +291,8 @@ export class ServerConnection {
     this.trackSends(transport);
     const client = new Client(CLIENT_INFO, {
       // Without a resolver the capability is not advertised, so a compliant server never elicits.
-      capabilities: waitFor ? { elicitation: { form: {}, url: {} } } : {},
+      // Sampling and roots are answered by the agent whose call is in flight (gateway), else refused.
+      capabilities: waitFor ? { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } : { sampling: {}, roots: {} },
       versionNegotiation: { mode: this.config.protocol, probe: { timeoutMs: timeout } },
       listChanged: {
         tools: {
@@ -298,6 +304,15 @@ export class ServerConnection {
       },
     });
     if (waitFor) client.setRequestHandler("elicitation/create", (request, ctx) => this.onElicitation(waitFor, request.params, ctx.mcpReq.signal));
+    client.setRequestHandler("sampling/createMessage", (request, ctx) =>
+      this.askAgent("sampling", request.params as Record<string, unknown>, ctx.mcpReq.signal) as never,
+    );
+    client.setRequestHandler("roots/list", (request, ctx) =>
+      this.askAgent("roots", (request.params ?? {}) as Record<string, unknown>, ctx.mcpReq.signal) as never,
+    );
+    for (const method of forwardedNotifications) {
+      client.setNotificationHandler(method, (notification) => this.onNotification(method, (notification.params ?? {}) as Record<string, unknown>));
+    }
     this.client = client;
     this.transport = transport;
     this.status.transport = kind;
@@ -346,6 +361,16 @@ export class ServerConnection {
     this.openQuestions.add(question);
     this.questionsChanged(+1);
     try {
+      const byAgent = this.agentHook("elicit");
+      if (byAgent) {
+        try {
+          return (await byAgent(params as Record<string, unknown>, question.abort.signal)) as ElicitResult as never;
+        } catch (error) {
+          if (question.abort.signal.aborted) throw error;
+          // The agent could not answer: its person (the companion's) answers instead.
+          this.log(`${this.config.name}: the agent did not answer an elicitation (${errorMessage(error)}); asking the person`);
+        }
+      }
       const answer = await waitFor(request, { server: this.config.name, agent: this.currentAgent(), signal: question.abort.signal });
       // The SDK's content type is narrower than Record<string, unknown>; the Inbox checked the values.
       return answerToElicitResult(answer) as Exclude<ElicitResult, { action: "accept" }> | { action: "accept"; content: Record<string, string> };
@@ -444,6 +469,7 @@ export class ServerConnection {
     const abort = new LinkedAbort([ctx.signal]);
     const call: ActiveCall = {
       agent: ctx.agent,
+      ctx,
       timer: new IdleTimer(idleMs, () => abort.abort(new ToolCallError(`${this.config.name}: ${tool} got no response for ${idleMs} ms`))),
       questions: new Set(),
     };
@@ -483,6 +509,63 @@ export class ServerConnection {
         if (question.calls.size === 0) question.abort.abort(new Error(`the call to ${tool} that asked this question has ended`));
       }
     }
+  }
+
+  /** What the server said it offers at initialize (McpBackend). */
+  capabilities(): Record<string, unknown> | undefined {
+    return this.status.state === "connected" ? (this.client?.getServerCapabilities() as Record<string, unknown> | undefined) : undefined;
+  }
+
+  /** One request through the client (McpBackend): resources, prompts, completions, logging. */
+  async forward(method: string, params: Record<string, unknown> | undefined, options: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
+    const client = this.client;
+    if (!client || this.status.state !== "connected") {
+      throw new ToolCallError(`server "${this.config.name}" is not connected${this.status.error ? `: ${this.status.error}` : ""}`);
+    }
+    const maxWait = this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    return (await client.request({ method, params } as never, { signal: options.signal, timeout: Math.min(maxWait, this.config.callTimeout) })) as Record<string, unknown>;
+  }
+
+  /**
+   * The hook of the call in flight that can answer (the oldest such call): a pushed request does
+   * not say which call it belongs to.
+   */
+  private agentHook(kind: "sampling" | "roots" | "elicit"): AgentRequest | undefined {
+    for (const call of this.activeCalls) {
+      const hook = call.ctx[kind];
+      if (hook) return hook;
+    }
+    return undefined;
+  }
+
+  /** sampling/createMessage and roots/list: the agent of the call in flight answers, else a clear error. */
+  private async askAgent(kind: "sampling" | "roots", params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const hook = this.agentHook(kind);
+    const method = kind === "sampling" ? "sampling/createMessage" : "roots/list";
+    if (!hook) {
+      throw Object.assign(new Error(`${method}: ${NO_AGENT_CAN_ANSWER}`), { code: -32601 });
+    }
+    for (const call of this.activeCalls) call.timer.hold(true);
+    try {
+      return await hook(params, signal);
+    } finally {
+      for (const call of this.activeCalls) call.timer.hold(this.pendingQuestions > 0);
+    }
+  }
+
+  /** Log messages go to the agents whose calls are in flight; everything else to the source. */
+  private onNotification(method: string, params: Record<string, unknown>): void {
+    if (method === "notifications/message") {
+      let delivered = false;
+      for (const call of this.activeCalls) {
+        if (call.ctx.onlog) {
+          call.ctx.onlog(params);
+          delivered = true;
+        }
+      }
+      if (delivered) return;
+    }
+    this.notified(method, params);
   }
 
   /** The server went away on its own: fail it, withdraw its questions, drop its tools. */
@@ -575,8 +658,15 @@ async function finishAuthOn(transport: Transport | undefined, params: URLSearchP
   throw new Error("no remote transport to finish the sign-in on");
 }
 
-/** The SSE transport's GET goes through eventsource's fetch; headers must ride there too. */
+/**
+ * The SSE transport's GET goes through eventsource's fetch; headers must ride there too. The
+ * transport hands a `Headers` object (with its Accept and, once signed in, Authorization): spread
+ * as a plain object it would be empty, so merge, keeping the transport's own values.
+ */
 function withHeaders(headers: Record<string, string>) {
-  return (url: string | URL, init?: RequestInit) =>
-    fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...headers } });
+  return (url: string | URL, init?: RequestInit) => {
+    const merged = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(headers)) if (!merged.has(name)) merged.set(name, value);
+    return fetch(url, { ...init, headers: merged });
+  };
 }
