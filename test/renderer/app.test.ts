@@ -123,6 +123,10 @@ describe("App: inbox", () => {
     api.emit("inbox:event", { type: "refused", request: refused.request, source: { server: "github" }, reason: "github already has 8 questions waiting (limit 8)" });
     const list = await screen.findByRole("list", { name: "Questions turned away" });
     expect(list.textContent).toContain("A question from github was cancelled at once: github already has 8 questions waiting (limit 8).");
+    // A flood reads as one line with its count.
+    for (let i = 0; i < 4; i++) api.emit("inbox:event", { type: "refused", request: refused.request, source: { server: "github" }, reason: "github already has 8 questions waiting (limit 8)" });
+    await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(1));
+    expect(list.textContent).toContain("5 questions from github were cancelled at once");
   });
 
   it("shows a lost race as answered elsewhere", async () => {
@@ -146,7 +150,37 @@ describe("App: inbox", () => {
     await screen.findByRole("form", { name: "Question" });
     await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
     api.emit("inbox:focus", { id: b.request.id });
-    expect(await screen.findByRole("region", { name: "Authorization request" })).toBeTruthy();
+    const card = await screen.findByRole("region", { name: "Authorization request" });
+    // The keyboard lands in the question too (a notification click in Electron).
+    await waitFor(() => expect(card.contains(document.activeElement)).toBe(true));
+  });
+
+  it("a question arriving while the person types in a tool's arguments waits behind 'Answer now'", async () => {
+    const api = start(fakeApi({ "servers:list": async () => ok(servers) }));
+    await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
+    const echo = await screen.findByRole("form", { name: "Run echo" });
+    const message = within(echo).getByRole("textbox", { name: "message" });
+    message.focus();
+    await fireEvent.input(message, { target: { value: "half" } });
+    api.emit("inbox:event", { type: "added", entry: formEntry({ type: "object", properties: {} }, "Arrived while typing") });
+    const banner = await screen.findByRole("status", { name: "New question" });
+    expect(banner.textContent).toContain("Arrived while typing");
+    expect(screen.getByRole("button", { name: "Servers" }).getAttribute("aria-current")).toBe("page");
+    expect(document.activeElement).toBe(message);
+    await fireEvent.click(within(banner).getByRole("button", { name: "Answer now" }));
+    expect(await screen.findByRole("form", { name: "Question" })).toBeTruthy();
+    expect(screen.queryByRole("status", { name: "New question" })).toBeNull();
+  });
+
+  it("a question arriving while the person is not typing opens at once", async () => {
+    const api = start(fakeApi({ "servers:list": async () => ok(servers) }));
+    await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
+    await screen.findByRole("form", { name: "Run echo" });
+    api.emit("inbox:event", { type: "added", entry: formEntry({ type: "object", properties: { a: { type: "string", title: "First field" } } }, "Comes to you") });
+    const form = await screen.findByRole("form", { name: "Question" });
+    expect(screen.getByRole("button", { name: "Inbox" }).getAttribute("aria-current")).toBe("page");
+    await waitFor(() => expect(document.activeElement).toBe(within(form).getByRole("textbox", { name: "First field" })));
+    expect(screen.queryByRole("status", { name: "New question" })).toBeNull();
   });
 });
 

@@ -206,7 +206,8 @@ describe("QuestionForm: server-everything's 13-field form", () => {
     setup({ type: "object", properties: { email: { type: "string" } } }, answer);
     await acceptEnabled(true);
     await fireEvent.click(accept());
-    expect(await screen.findByText("email: must be a valid email")).toBeTruthy();
+    // Main's wording, in plain words under the field's label.
+    expect(await screen.findByText("email: An email address, like name@example.com")).toBeTruthy();
   });
 });
 

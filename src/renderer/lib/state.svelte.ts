@@ -58,6 +58,7 @@ export class CompanionStore {
   notice = $state.raw<Notice | null>(null);
   /** The last few questions turned away without being shown, newest last. */
   refusals = $state.raw<string[]>([]);
+  #refusalGroups = new Map<string, { who: string; reason: string; count: number }>();
   runs = $state<Record<string, ToolRun>>({});
   /** A question that arrived while the person was busy; the banner offers "Answer now". */
   arrival = $state.raw<PendingEntry | null>(null);
@@ -97,7 +98,8 @@ export class CompanionStore {
       this.api.on("inbox:event", (event) => this.#onInbox(event)),
       this.api.on("servers:changed", (servers) => (this.servers = servers)),
       this.api.on("settings:changed", (settings) => (this.settings = settings)),
-      this.api.on("inbox:focus", ({ id }) => this.show(id)),
+      // The tray or a notification asked for this question: show it with the keyboard in it.
+      this.api.on("inbox:focus", ({ id }) => this.open(id)),
     ];
     // Once a second: the Inbox shows how long each question has left before it expires.
     const tick = setInterval(() => (this.now = Date.now()), 1_000);
@@ -139,6 +141,11 @@ export class CompanionStore {
 
   dismissArrival(): void {
     this.arrival = null;
+  }
+
+  dismissRefusals(): void {
+    this.#refusalGroups.clear();
+    this.refusals = [];
   }
 
   dismissSent(): void {
@@ -194,8 +201,17 @@ export class CompanionStore {
     }
     // A refused question was never pending (a flooding server past its cap, a duplicate id): say so
     // once, in the inbox, so the person knows questions were turned away on their behalf.
+    // A flood is one line with a count, not a screenful of copies.
     const who = event.source.server ?? event.source.agent ?? "an agent";
-    this.refusals = [...this.refusals.slice(-4), `A question from ${who} was cancelled at once: ${event.reason}.`];
+    const key = `${who}\u0000${event.reason}`;
+    const group = this.#refusalGroups.get(key) ?? { who, reason: event.reason, count: 0 };
+    group.count += 1;
+    this.#refusalGroups.delete(key);
+    this.#refusalGroups.set(key, group);
+    while (this.#refusalGroups.size > 5) this.#refusalGroups.delete(this.#refusalGroups.keys().next().value!);
+    this.refusals = [...this.#refusalGroups.values()].map((g) =>
+      g.count === 1 ? `A question from ${g.who} was cancelled at once: ${g.reason}.` : `${g.count} questions from ${g.who} were cancelled at once: ${g.reason}.`,
+    );
   }
 
   /** Sends an answer; the result envelope carries main's validation errors when it refuses. */
