@@ -70,4 +70,5 @@ export function createAuth(options: CreateAuthOptions): CompanionAuth {
 
 export { CallbackHub, callbackRoute, startCallbackListener, CALLBACK_PATH, type CallbackListener } from "./callback";
 export { SignInDeclined } from "./session";
+export { isOAuthSecret } from "./keys";
 export type { AuthHook, AuthTarget, PreRegisteredClient, ServerAuthSession } from "./types";

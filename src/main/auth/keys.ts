@@ -38,3 +38,8 @@ export function keysFor(serverUrl: string): ServerKeys {
     discovery: `${prefix}discovery`,
   };
 }
+
+/** Whether a SecretStore name is one of these OAuth items (Settings lists people's own secrets only). */
+export function isOAuthSecret(name: string): boolean {
+  return name.startsWith(`${PREFIX}.`);
+}
