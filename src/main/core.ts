@@ -17,6 +17,7 @@ import {
   type SecretStore,
 } from "./secrets";
 import { readConfigFile } from "./config-file";
+import { historyOffHandlers, openHistory } from "./history";
 
 export type { Platform } from "./api/settings-state";
 export type { Handlers } from "./api/handlers";
@@ -33,6 +34,8 @@ export interface CoreOptions {
   secrets?: SecretStore;
   /** Longest a tool call may wait on a person (passed to loadMcp). */
   maxWaitMs?: number;
+  /** The history database (defaultHistoryPath() in the apps); without it nothing is recorded. */
+  historyPath?: string;
   /**
    * Return before the servers have connected (they show `connecting`): the app's windows, tray
    * and gateway come up at once instead of waiting for the slowest server. `ready` settles later.
@@ -136,6 +139,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   registerConfiguredSecrets(config, secretScrubber);
 
   const inbox = new Inbox(options.inbox);
+  // History records every question from the moment the Inbox exists; it never blocks answering.
+  const history = options.historyPath ? openHistory(inbox, { path: options.historyPath, log, redact: (v) => secretScrubber.scrubValue(v) }) : undefined;
   const loadOptions = {
     waitFor: inboxWaitFor(inbox),
     log,
@@ -183,7 +188,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     settings.on((value) => events.emit("settings:changed", value)),
   ];
 
-  const handlers = scrubbedHandlers(createHandlers({
+  const handlers = scrubbedHandlers({
+    ...(history?.handlers ?? historyOffHandlers()),
+    ...createHandlers({
     inbox,
     source: () => source,
     servers,
@@ -195,7 +202,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       log("gateway: token rotated; agents using the old one are refused from now on.");
       return token;
     },
-  }));
+    }),
+  });
 
   const listeners: AttachedListener[] = [];
   let closing: Promise<void> | undefined;
@@ -225,6 +233,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       // clients and their children go, and the listener last so pages hear all of it.
       closing ??= (async () => {
         inbox.close();
+        // What the shutdown withdrew is written before the file closes.
+        history?.close();
         try {
           await source.close();
         } catch (error) {

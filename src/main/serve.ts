@@ -4,8 +4,6 @@
 // out/serve/serve.js) with `exec node`, so no wrapper sits between the person and the companion;
 // npm stays the parent, and the companion stops in order when its parent goes away.
 import { realpathSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createCore, type Platform } from "./core";
@@ -14,6 +12,8 @@ import { DEFAULT_PORT } from "./http/listener";
 import { openSecretStore } from "./secrets";
 import { installOrphanGuard } from "./process/orphan-guard";
 import { watchParent } from "./process/parent-watch";
+import { resolveConfigPath } from "./config-file";
+import { defaultHistoryPath } from "./history";
 
 /** In a browser the page opens URLs itself, and there is no login item to manage. */
 export const browserPlatform: Platform = {
@@ -23,16 +23,6 @@ export const browserPlatform: Platform = {
     throw new Error("Start at login is not available in browser mode; it is a setting of the desktop app.");
   },
 };
-
-export function defaultConfigPath(): string {
-  const base = process.env.XDG_CONFIG_HOME || join(homedir(), ".config");
-  return join(base, "toolnexus-companion", "mcp.json");
-}
-
-/** --config, else TOOLNEXUS_CONFIG, else the default path. */
-export function configPathFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  return flag ?? (env.TOOLNEXUS_CONFIG || defaultConfigPath());
-}
 
 function parse(argv: string[]): { config: string; port: number } {
   const { values } = parseArgs({
@@ -46,7 +36,7 @@ function parse(argv: string[]): { config: string; port: number } {
   }
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not "${values.port}".`);
-  return { config: configPathFrom(values.config), port };
+  return { config: resolveConfigPath(values.config), port };
 }
 
 async function main(): Promise<void> {
@@ -57,7 +47,7 @@ async function main(): Promise<void> {
   // die with us however we die.
   const guard = await installOrphanGuard({ log });
   const secrets = await openSecretStore();
-  const core = await createCore({ configPath: args.config, platform: browserPlatform, log, secrets, connectInBackground: true });
+  const core = await createCore({ configPath: args.config, platform: browserPlatform, log, secrets, connectInBackground: true, historyPath: defaultHistoryPath() });
   // Handlers before the link is printed: whoever reads it may signal at once, and a SIGTERM
   // without a handler would kill us without closing the servers.
   let stopping = false;

@@ -1,5 +1,6 @@
 // The one contract between the renderer and main. The Electron preload and the browser
 // WebSocket transport both implement `CompanionApi`; main serves both from one handler map.
+import { HISTORY_INVOKE_CHANNELS, type HistoryInvokeMap } from "./history";
 import type { Answer, InboxEvent, PendingEntry, ServerStatus, ToolInfo, ToolRunResult } from "./types";
 
 export interface ServerView extends ServerStatus {
@@ -32,7 +33,7 @@ export interface FormCheck {
 export type AnswerInput = Answer;
 
 /** Invoke channels: channel → [argument, result]. */
-export interface InvokeMap {
+export interface InvokeMap extends HistoryInvokeMap {
   "inbox:list": [void, PendingEntry[]];
   "inbox:answer": [AnswerInput, Answer];
   "servers:list": [void, ServerView[]];
@@ -86,6 +87,7 @@ export const INVOKE_CHANNELS = [
   "gateway:rotateToken",
   "secrets:set",
   "secrets:delete",
+  ...HISTORY_INVOKE_CHANNELS,
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [

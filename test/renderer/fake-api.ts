@@ -42,6 +42,9 @@ export function fakeApi(overrides: Partial<Record<InvokeChannel, (arg: any) => P
   const impl = <C extends InvokeChannel>(channel: C) => overrides[channel] ?? defaults[channel];
   const defaults: Record<InvokeChannel, (arg: any) => Promise<Envelope<any>>> = {
     "inbox:list": async () => ok([]),
+    "history:list": async () => ok({ items: [], hasMore: false }),
+    "history:clear": async () => ok({ removed: 0 }),
+    "history:settings": async () => ok({ enabled: true, days: 90, status: { ok: true } }),
     "inbox:answer": async (a) => ok(a),
     "servers:list": async () => ok([]),
     "tools:run": async () => ok({ output: "done", isError: false }),

@@ -2,6 +2,7 @@
 // handler takes untrusted input, checks it, and either returns the contract's result or throws
 // an error the transport wraps into an Envelope.
 import type { FormCheck, InvokeChannel, InvokeResult, ServerView } from "../../shared/contract";
+import type { HistoryInvokeMap } from "../../shared/history";
 import type { Answer, ToolRunResult } from "../../shared/types";
 import { checkFormAnswer, checkToolArguments } from "../../forms/check-answer";
 import { InboxError, type Inbox } from "../inbox";
@@ -13,6 +14,8 @@ import type { Platform, SettingsState } from "./settings-state";
 import { booleanField, isPlainObject, noArg, objectArg, stringField } from "./validate";
 
 export type Handlers = { [C in InvokeChannel]: (arg: unknown) => Promise<InvokeResult<C>> };
+/** The channels this map serves; history's come from src/main/history (core merges both). */
+export type CoreHandlers = Omit<Handlers, keyof HistoryInvokeMap>;
 
 export interface HandlerDeps {
   inbox: Inbox;
@@ -83,7 +86,7 @@ export function openableUrl(inbox: Inbox, id: string): string {
   return entry.request.url;
 }
 
-export function createHandlers(deps: HandlerDeps): Handlers {
+export function createHandlers(deps: HandlerDeps): CoreHandlers {
   const { inbox, settings, secrets } = deps;
 
   return {

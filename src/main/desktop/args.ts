@@ -3,6 +3,7 @@
 // Electron's argv carries Chromium switches and, unpackaged, the app path too; we scan for ours.
 import os from "node:os";
 import path from "node:path";
+import { resolveConfigPath } from "../config-file";
 
 export interface DesktopArgs {
   configPath: string;
@@ -18,11 +19,6 @@ function parsePort(value: string): number {
   return port;
 }
 
-export function defaultConfigPath(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
-  if (env.TOOLNEXUS_CONFIG) return env.TOOLNEXUS_CONFIG;
-  return path.join(env.XDG_CONFIG_HOME || path.join(home, ".config"), "toolnexus-companion", "mcp.json");
-}
-
 export function parseDesktopArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): DesktopArgs {
   let configPath: string | undefined;
   let hidden = false;
@@ -35,5 +31,5 @@ export function parseDesktopArgs(argv: readonly string[], env: NodeJS.ProcessEnv
     else if (arg === "--port" && i + 1 < argv.length) port = parsePort(argv[++i]);
     else if (arg.startsWith("--port=")) port = parsePort(arg.slice("--port=".length));
   }
-  return { configPath: path.resolve(configPath || defaultConfigPath(env, home)), hidden, ...(port !== undefined ? { port } : {}) };
+  return { configPath: path.resolve(resolveConfigPath(configPath, env, home)), hidden, ...(port !== undefined ? { port } : {}) };
 }

@@ -10,6 +10,8 @@ import type { HistoryStatus } from "./types";
 export interface OpenHistoryOptions extends HistoryOptions {
   /** The database file; default defaultHistoryPath() (TOOLNEXUS_HISTORY_DB overrides it). */
   path?: string;
+  /** Applied to every record before it is written (the secret scrubber). */
+  redact?: <T>(value: T) => T;
 }
 
 export interface HistoryHandle {
@@ -21,8 +23,8 @@ export interface HistoryHandle {
 }
 
 export function openHistory(inbox: Inbox, options: OpenHistoryOptions = {}): HistoryHandle {
-  const { path, ...recorderOptions } = options;
-  const store = new HistoryStore({ path, log: options.log });
+  const { path, redact, ...recorderOptions } = options;
+  const store = new HistoryStore({ path, log: options.log, ...(redact ? { redact } : {}) });
   const recorder = attachHistory(inbox, store, recorderOptions);
   let closed = false;
   return {

@@ -34,6 +34,11 @@ export interface HistoryStoreOptions {
   /** Use LIKE even where FTS5 exists (tests of the fallback). */
   noFts?: boolean;
   now?: () => number;
+  /**
+   * Applied to every record before it is written: the composition root passes the secret
+   * scrubber, so a prompt or reason that echoes a configured secret never lands on disk.
+   */
+  redact?: <T>(value: T) => T;
 }
 
 /** A question as it arrives, ready to store (already masked). */
@@ -202,6 +207,7 @@ export class HistoryStore {
 
   /** Inserts a question; returns its row id. */
   insert(question: NewQuestion): number {
+    if (this.options.redact) question = this.options.redact(question);
     return this.run("insert", (db) => {
       const result = this.statement(
         db,
@@ -229,6 +235,7 @@ export class HistoryStore {
 
   /** Settles the pending row of `requestId`; false when there is none (its insert was dropped). */
   settle(requestId: string, settlement: Settlement): boolean {
+    if (this.options.redact) settlement = this.options.redact(settlement);
     return this.run("settle", (db) => {
       const result = this.statement(
         db,

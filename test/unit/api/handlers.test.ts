@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeEach } from "vitest";
 import { Inbox, InboxError } from "../../../src/main/inbox";
-import { createHandlers, type Handlers } from "../../../src/main/api/handlers";
+import { createHandlers, type CoreHandlers } from "../../../src/main/api/handlers";
 import { SettingsState, type Platform } from "../../../src/main/api/settings-state";
 import { errorEnvelope, toEnvelope } from "../../../src/main/api/envelope";
 import { createMemoryStore } from "../../../src/main/secrets";
@@ -9,7 +9,7 @@ import { standInSource } from "./stand-in-source";
 const schema = { type: "object", properties: { name: { type: "string" }, age: { type: "integer", minimum: 0 } }, required: ["name"] };
 
 let inbox: Inbox;
-let handlers: Handlers;
+let handlers: CoreHandlers;
 let opened: string[];
 let startAtLogin: boolean;
 let platform: Platform;

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { parseDesktopArgs, defaultConfigPath } from "../../../src/main/desktop/args";
+import { parseDesktopArgs } from "../../../src/main/desktop/args";
+import { defaultConfigPath } from "../../../src/main/config-file";
 import { LinuxAutostart, autostartDir, autostartEntry } from "../../../src/main/desktop/autostart";
 import { electronPlatform } from "../../../src/main/desktop/platform";
 
