@@ -70,6 +70,8 @@ describe("App: inbox", () => {
     await screen.findByRole("form", { name: "Question" });
     expect(screen.getByRole("button", { name: "Inbox" })).toBeTruthy();
     expect(screen.getByText("1 waiting")).toBeTruthy();
+    // It came to an empty Inbox and is on screen: no banner announces it again.
+    expect(screen.queryByRole("status", { name: "New question" })).toBeNull();
     await waitFor(() => expect((screen.getByRole("button", { name: "Accept" }) as HTMLButtonElement).disabled).toBe(false));
     await fireEvent.click(screen.getByRole("button", { name: "Accept" }));
     await waitFor(() => expect(api["inbox:answer"]).toHaveBeenCalled());

@@ -139,6 +139,13 @@ export class CompanionStore {
     this.focusSeq += 1;
   }
 
+  /** The banner's question, unless it is the one on screen already (the one before it was answered). */
+  get pendingArrival(): PendingEntry | null {
+    const arrival = this.arrival;
+    if (!arrival) return null;
+    return this.view === "inbox" && this.current?.entry?.request.id === arrival.request.id ? null : arrival;
+  }
+
   dismissArrival(): void {
     this.arrival = null;
   }
@@ -178,11 +185,13 @@ export class CompanionStore {
     if (event.type === "added") {
       const id = event.entry.request.id;
       if (this.pending.some((e) => e.request.id === id)) return;
+      // Asked before the list grows: the new question itself must not count as one on screen.
+      const busy = this.showingQuestion || (this.options.typing?.() ?? false);
       this.pending = [...this.pending, event.entry];
       const run = this.#runOn(event.entry);
       if (run) this.#questionRun.set(id, run);
       if (!this.settings?.notificationsPaused) this.options.notify?.(event.entry);
-      this.#arrive(event.entry);
+      this.#arrive(event.entry, busy);
       return;
     }
     if (event.type === "answered" || event.type === "withdrawn") {
@@ -274,8 +283,7 @@ export class CompanionStore {
    * A new question comes to the person: it opens and takes the focus, unless they are typing in a
    * form or already have a question on screen; then a banner offers "Answer now" instead.
    */
-  #arrive(entry: PendingEntry): void {
-    const busy = this.showingQuestion || (this.options.typing?.() ?? false);
+  #arrive(entry: PendingEntry, busy: boolean): void {
     if (busy) {
       this.arrival = entry;
       return;
