@@ -18,6 +18,7 @@ import {
 } from "./secrets";
 import { readConfigFile } from "./config-file";
 import { historyOffHandlers, openHistory } from "./history";
+import { parseConfig, type SkippedEntry } from "./mcp/config";
 
 export type { Platform } from "./api/settings-state";
 export type { Handlers } from "./api/handlers";
@@ -137,6 +138,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   }
 
   registerConfiguredSecrets(config, secretScrubber);
+  for (const entry of skippedEntries(config)) log(`config: "${entry.name}" skipped: ${entry.reason}`);
 
   const inbox = new Inbox(options.inbox);
   // History records every question from the moment the Inbox exists; it never blocks answering.
@@ -268,4 +270,13 @@ function scrubbedHandlers(handlers: Handlers): Handlers {
     };
   }
   return out as Handlers;
+}
+
+/** Entries of the config that are not servers (settings keys, editor-provided servers), to say so once. */
+function skippedEntries(config: unknown): SkippedEntry[] {
+  try {
+    return parseConfig(config, { expand: false }).skipped;
+  } catch {
+    return [];
+  }
 }

@@ -39,11 +39,16 @@ describe("parseConfig", () => {
 
   // Changed with issue 8: an entry with neither command nor url is some other setting, skipped with
   // the reason instead of a failed server; one that says it is a server (a `type`) still fails.
-  it("an entry with neither command nor url is skipped with the reason; a typed one is an error", () => {
-    const { servers, invalid, skipped } = parseConfig({ mcpServers: { broken: { args: ["x"] }, typed: { type: "stdio", args: ["x"] }, ok: { command: "x" } } });
+  it("a settings entry with neither command nor url is skipped; one with server keys (args, env…) is that server's error", () => {
+    const { servers, invalid, skipped } = parseConfig({
+      mcpServers: { broken: { args: ["x"] }, typed: { type: "stdio", args: ["x"] }, ok: { command: "x" }, theme: { dark: true } },
+    });
     expect(servers.map((s) => s.name)).toEqual(["ok"]);
-    expect(skipped).toEqual([{ name: "broken", reason: "not a server: it has no `command` or `url`" }]);
-    expect(invalid).toEqual([{ name: "typed", error: 'server "typed": `command` must be a string or an array of strings' }]);
+    expect(skipped).toEqual([{ name: "theme", reason: "not a server: it has no `command` or `url`" }]);
+    expect(invalid).toEqual([
+      { name: "broken", error: 'server "broken": needs a `command` (local server) or a `url` (remote server)' },
+      { name: "typed", error: 'server "typed": `command` must be a string or an array of strings' },
+    ]);
   });
 
   it("reports bad field types per server", () => {

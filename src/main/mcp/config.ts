@@ -438,10 +438,16 @@ function notAServer(raw: unknown): string | undefined {
     if (raw.source === "extension" || ("settings" in raw && Object.keys(raw).every((k) => ["settings", "source", "enabled"].includes(k)))) {
       return "provided by an editor extension, which knows how to start it; there is no command or url to run";
     }
+    // An entry that carries what only a server has (args, env, headers…) is a server with a
+    // mistake in it: the person should see it fail and why, not find it silently skipped.
+    if (Object.keys(raw).some((k) => SERVER_ONLY_KEYS.has(k))) return undefined;
     return "not a server: it has no `command` or `url`";
   }
   return undefined;
 }
+
+/** Keys that mean "this entry was meant as a server" even when it lacks a command or url. */
+const SERVER_ONLY_KEYS = new Set(["args", "env", "environment", "envFile", "cwd", "headers", "transport", "http_headers", "bearer_token_env_var"]);
 
 /**
  * Reads a config object (or its JSON/JSONC text). Throws McpConfigError only when nothing can be
