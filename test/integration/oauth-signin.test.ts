@@ -86,6 +86,23 @@ describe("OAuth sign-in to a remote server", () => {
     expect(run.questions.filter((q) => q.request.kind === "authorization")).toHaveLength(2);
   }, 30_000);
 
+  it("quitting while a sign-in waits on the browser ends the wait", async () => {
+    const server = await startOAuthServer();
+    let answered = false;
+    const run = await companion(createMemoryStore("test"), server.url, (entry, inbox) => {
+      // The person clicked "Open in browser" and never came back.
+      inbox.answer(entry.request.id, { ok: true });
+      answered = true;
+    });
+    await expect.poll(() => answered).toBe(true);
+    expect(run.auth.hub.pending).toBe(1);
+    const started = Date.now();
+    await run.source.close();
+    await expect.poll(() => run.auth.hub.pending).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(run.logs.join("\n")).toContain("sign-in did not complete: the companion is shutting down");
+  }, 30_000);
+
   it("a callback with a forged state is refused and never redeems a code", async () => {
     const server = await startOAuthServer();
     const store = createMemoryStore("test");

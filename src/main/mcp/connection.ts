@@ -119,6 +119,8 @@ export class ServerConnection implements McpBackend {
   /** The transport whose request was refused: its finishAuth redeems the code (it knows the scope asked). */
   private refusedTransport?: Transport;
   private signingIn?: Promise<boolean>;
+  /** Ends a sign-in still waiting on the browser when the app quits. */
+  private readonly quitting = new AbortController();
 
   constructor(
     readonly config: ServerConfig,
@@ -158,7 +160,7 @@ export class ServerConnection implements McpBackend {
     for (let round = 1; ; round++) {
       const transport = this.refusedTransport ?? this.transport;
       try {
-        await auth.signIn({ waitFor, agent, finish: transport ? (params) => finishAuthOn(transport, params) : undefined });
+        await auth.signIn({ waitFor, agent, signal: this.quitting.signal, finish: transport ? (params) => finishAuthOn(transport, params) : undefined });
       } catch (error) {
         const message = `sign-in did not complete: ${errorMessage(error)}`;
         this.log(`${this.config.name}: ${message}`);
@@ -214,6 +216,7 @@ export class ServerConnection implements McpBackend {
 
   async close(): Promise<void> {
     this.closing = true;
+    this.quitting.abort(new Error("the companion is shutting down"));
     await this.tellServerWeQuit();
     await this.shutdown();
   }
