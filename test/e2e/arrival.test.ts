@@ -171,6 +171,10 @@ describe("arrival", () => {
     await page.waitForTimeout(200);
     const badge = await page.getByText("1 waiting").boundingBox();
     expect(badge && badge.y >= 0 && badge.y < 80).toBe(true);
+    // So does the banner: it sits in the header.
+    const offered = await banner.getByRole("button", { name: "Answer now" }).boundingBox();
+    expect(offered && offered.y >= 0 && offered.y + offered.height < 200).toBe(true);
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     await shootAll(page, "arrival-banner");
     await banner.getByRole("button", { name: "Answer now" }).click();
     await page.getByRole("form", { name: "Question" }).waitFor();
