@@ -1,5 +1,6 @@
-// The official MCP conformance suite's server scenario `dns-rebinding-protection`, run against the
-// real gateway on the real listener. The suite needs Node 22 (this machine runs 20); the binary
+// The official MCP conformance suite's server scenarios, run against the real gateway on the real
+// listener, in front of fixture backends written for them (test/fixtures/conformance-server.mjs,
+// configured as "test" and "json" so `<server>_<name>` gives the names the suite expects). The suite needs Node 22 (this machine runs 20); the binary
 // comes from npm through the same helper the client scenarios use.
 //
 // The scenario sends no Authorization header and its CLI cannot add one, while the gateway refuses
@@ -12,7 +13,7 @@ import { createServer, request, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../fixtures";
+import { fixtureCommand, repoRoot } from "../fixtures";
 import { ensureNode22 } from "../conformance/node22";
 import { startCompanion, type Companion } from "./gateway-harness";
 
@@ -44,7 +45,11 @@ let node22: string;
 beforeAll(async () => {
   // A missing Node 22 fails the suite with the reason; conformance is not optional.
   node22 = await ensureNode22(repoRoot);
-  companion = await startCompanion({ everything: false });
+  companion = await startCompanion({
+    config: { mcpServers: { test: fixtureCommand("conformance-server", ["test"]), json: fixtureCommand("conformance-server", ["json"]) } },
+    // The suite's client answers elicitations itself; its person setting says the agent answers.
+    elicitation: { agents: { "conformance-test-client": "agent" } },
+  });
   proxy = createServer((req, res) => {
     const upstream = request(
       { host: "127.0.0.1", port: companion.listener.port, path: req.url, method: req.method, headers: { ...req.headers, authorization: `Bearer ${companion.token}` } },
@@ -63,6 +68,62 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
   await companion?.close();
+});
+
+/** Runs one scenario; the CLI's own summary and its checks.json are returned. */
+async function runScenario(scenario: string): Promise<{ output: string; code: number | null; checks: Array<{ id: string; status: string; errorMessage?: string; details?: { statusCode?: number } }> }> {
+  const out = mkdtempSync(join(tmpdir(), "tnc-conformance-"));
+  const result = await exec(node22, [conformance, "server", "--url", proxyUrl, "--scenario", scenario, "-o", out], 90_000);
+  const [dir] = readdirSync(out);
+  const checks = dir ? JSON.parse(readFileSync(join(out, dir, "checks.json"), "utf8")) : [];
+  return { ...result, checks };
+}
+
+/** Every server scenario of the suite (0.1.16) but the two with their own test below. */
+const SCENARIOS = [
+  "server-initialize",
+  "logging-set-level",
+  "ping",
+  "completion-complete",
+  "tools-list",
+  "tools-call-simple-text",
+  "tools-call-image",
+  "tools-call-audio",
+  "tools-call-embedded-resource",
+  "tools-call-mixed-content",
+  "tools-call-with-logging",
+  "tools-call-error",
+  "tools-call-with-progress",
+  "tools-call-sampling",
+  "tools-call-elicitation",
+  "json-schema-2020-12",
+  "elicitation-sep1034-defaults",
+  "elicitation-sep1330-enums",
+  "server-sse-multiple-streams",
+  "resources-list",
+  "resources-read-text",
+  "resources-read-binary",
+  "resources-templates-read",
+  "resources-subscribe",
+  "resources-unsubscribe",
+  "prompts-list",
+  "prompts-get-simple",
+  "prompts-get-with-args",
+  "prompts-get-embedded-resource",
+  "prompts-get-with-image",
+];
+
+describe("conformance: server scenarios through the gateway", () => {
+  for (const scenario of SCENARIOS) {
+    it(`${scenario} passes`, async () => {
+      const result = await runScenario(scenario);
+      const failed = result.checks.filter((c) => c.status !== "SUCCESS" && c.status !== "INFO");
+      expect(failed, result.output).toEqual([]);
+      expect(result.checks.length).toBeGreaterThan(0);
+      expect(result.output).toMatch(/Passed: (\d+)\/\1, 0 failed/);
+      expect(result.code).toBe(0);
+    }, 120_000);
+  }
 });
 
 describe("conformance: dns-rebinding-protection", () => {

@@ -9,7 +9,7 @@ import { Inbox, inboxWaitFor } from "../../src/main/inbox";
 import { loadMcp } from "../../src/main/mcp/source";
 import type { McpSource } from "../../src/main/mcp/types";
 import { startListener, type Listener } from "../../src/main/http/listener";
-import { createGatewayRoute, createRequestsRoute, type GatewayRoute, type RequestsRoute } from "../../src/main/gateway";
+import { createGatewayRoute, createRequestsRoute, type GatewayOptions, type GatewayRoute, type RequestsRoute } from "../../src/main/gateway";
 import type { PendingEntry } from "../../src/shared/types";
 import { everythingStdioCommand } from "../fixtures";
 
@@ -28,14 +28,16 @@ export interface Companion {
   close(): Promise<void>;
 }
 
-export async function startCompanion(options: { config?: unknown; everything?: boolean; idleSessionMs?: number } = {}): Promise<Companion> {
+export async function startCompanion(
+  options: { config?: unknown; everything?: boolean; idleSessionMs?: number; elicitation?: GatewayOptions["elicitation"] } = {},
+): Promise<Companion> {
   const inbox = new Inbox();
   const config = options.config ?? (options.everything === false ? { mcpServers: {} } : { mcpServers: { everything: everythingStdioCommand() } });
   const source = await loadMcp(config, {
     waitFor: inboxWaitFor(inbox),
   });
   const token = `test-${Math.random().toString(36).slice(2)}`;
-  const gateway = createGatewayRoute({ source, inbox, idleSessionMs: options.idleSessionMs });
+  const gateway = createGatewayRoute({ source, inbox, idleSessionMs: options.idleSessionMs, elicitation: options.elicitation });
   const requests = createRequestsRoute({ inbox, heartbeatMs: 200 });
   const listener = await startListener({
     port: 0,

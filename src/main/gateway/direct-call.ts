@@ -70,8 +70,8 @@ export function cancelledIds(body: unknown): RequestId[] {
 export async function serveDirectCall(tools: ToolServer, call: DirectCall, sessionId: string, res: ServerResponse): Promise<void> {
   let streaming = false;
   let keepAlive: ReturnType<typeof setInterval> | undefined;
-  const toStream = setTimeout(() => {
-    if (res.destroyed || res.headersSent) return;
+  const startStream = () => {
+    if (streaming || res.destroyed || res.headersSent) return;
     streaming = true;
     res.writeHead(200, {
       "content-type": "text/event-stream",
@@ -83,11 +83,18 @@ export async function serveDirectCall(tools: ToolServer, call: DirectCall, sessi
     keepAlive = setInterval(() => {
       if (!res.destroyed && !res.writableEnded) res.write(": keepalive\n\n");
     }, KEEP_ALIVE_MS);
-  }, STREAM_AFTER_MS);
+  };
+  const toStream = setTimeout(startStream, STREAM_AFTER_MS);
+  // A notification for the call (a server's log message) turns the answer into an event stream.
+  const notify = async (notification: { method: string; params: Record<string, unknown> }) => {
+    startStream();
+    if (!streaming || res.destroyed || res.writableEnded) return;
+    res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", ...secretScrubber.scrubValue(notification) })}\n\n`);
+  };
 
   let message: Record<string, unknown> | undefined;
   try {
-    const result: CallToolResult = await tools.call(call.params, call.id);
+    const result: CallToolResult = await tools.call(call.params, call.id, { notify });
     message = { jsonrpc: "2.0", id: call.id, result };
   } catch (error) {
     if (error instanceof ProtocolError) {

@@ -13,7 +13,8 @@ import { readBody } from "../http/body";
 import { jsonBoundsProblem } from "../json-bounds";
 import type { Refusal, Route } from "../http/listener";
 import { CONNECTION_REFUSED, INVALID_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND, sendJsonRpcError } from "./jsonrpc-errors";
-import { createToolServer, type ToolServer } from "./tool-server";
+import { createToolServer, type ToolServer, type WhoAnswers } from "./tool-server";
+import { Catalog } from "./catalog";
 import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
 
 export interface GatewayOptions {
@@ -28,6 +29,13 @@ export interface GatewayOptions {
    * agents just drop the connection instead of sending DELETE. Default 30 minutes.
    */
   idleSessionMs?: number;
+  /**
+   * Who answers a server's elicitation during an agent's call: "person" (the companion asks its
+   * person; the default) or "agent" (the agent answers when it advertises elicitation; if it
+   * cannot, the person is asked). Per agent by its clientInfo.name, read at each call so a
+   * changed setting applies at once.
+   */
+  elicitation?: { default?: WhoAnswers; agents?: Record<string, WhoAnswers> } | ((agent: string) => WhoAnswers);
 }
 
 export interface GatewayRoute extends Route {
@@ -69,6 +77,12 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
   const log = options.log ?? (() => {});
   const version = options.version ?? "0.1.0";
   const sessions = new Map<string, Session>();
+  const catalog = new Catalog(() => source.backends?.() ?? [], log);
+  const elicitation = options.elicitation;
+  const whoAnswers =
+    typeof elicitation === "function"
+      ? elicitation
+      : (agent: string): WhoAnswers => elicitation?.agents?.[agent] ?? elicitation?.default ?? "person";
   const idleMs = options.idleSessionMs ?? 30 * 60_000;
   const sweeper = setInterval(() => {
     const now = Date.now();
@@ -95,6 +109,18 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     return source.tools.map((t) => t.name).join("\n");
   }
   const unsubscribe = source.on((event) => {
+    if (event.type === "notification") {
+      for (const session of sessions.values()) session.tools.deliver(event);
+      return;
+    }
+    if (event.type === "status") {
+      // A server connecting or going away adds or removes its resources and prompts too.
+      for (const session of sessions.values()) {
+        for (const method of ["notifications/resources/list_changed", "notifications/prompts/list_changed"]) {
+          session.tools.deliver({ type: "notification", server: event.status.name, method, params: {} });
+        }
+      }
+    }
     const next = toolSignature();
     if (event.type !== "tools-changed" && next === signature) return;
     signature = next;
@@ -104,7 +130,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
   });
 
   async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const tools = createToolServer({ source, version, log });
+    const tools = createToolServer({ source, catalog, whoAnswers, version, log });
     let id: string | undefined;
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -116,6 +142,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     });
     transport.onclose = () => {
       tools.abortAll();
+      tools.dispose();
       if (id !== undefined && sessions.delete(id)) log(`gateway: ${tools.agent() ?? "an agent"} disconnected (session ${id.slice(0, 8)})`);
     };
     await tools.server.connect(transport);
@@ -195,7 +222,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     // The agent's cancel of a call on the short path: the SDK never saw that call, so act here
     // (the SDK still gets the notification and handles its own calls).
     for (const id of cancelledIds(body)) session.tools.abortCall(id, "the agent cancelled the call");
-    const call = directCall(req, body);
+    const call = session.tools.shortPath() ? directCall(req, body) : undefined;
     if (call) {
       await serveDirectCall(session.tools, call, sessionId, res);
       return;

@@ -1,11 +1,17 @@
 // One MCP server per agent session: it lists the McpSource's tools under their uniform names and
 // forwards each tools/call, carrying the agent's name so any question the call triggers names
 // both the server that asks and the agent it asks for.
+import { randomUUID } from "node:crypto";
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import type { CallToolResult, RequestId } from "@modelcontextprotocol/server";
 import { LinkedAbort } from "../mcp/linked-abort";
-import type { McpSource } from "../mcp/types";
+import type { AgentRequest, ExecuteContext, McpSource, SourceEvent } from "../mcp/types";
 import { secretScrubber } from "../secrets/scrub";
+import { levelRank, type Catalog } from "./catalog";
+import { registerSurface } from "./surface";
+
+/** Who answers a server's elicitation for an agent: its person in the companion, or the agent itself. */
+export type WhoAnswers = "person" | "agent";
 
 /** tools/call params as the agent sent them. */
 export interface CallParams {
@@ -17,8 +23,10 @@ export interface CallParams {
 export interface CallOptions {
   /** The agent's own cancel of this call. */
   signal?: AbortSignal;
-  /** Sends a notification on the call's stream (progress); without it progress is not asked for. */
+  /** Sends a notification on the call's stream (progress, log messages); without it progress is not asked for. */
   notify?: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
+  /** Sends a request to the agent on the call's stream (sampling, roots, elicitation). */
+  send?: (request: { method: string; params: Record<string, unknown> }, signal: AbortSignal) => Promise<Record<string, unknown>>;
 }
 
 export interface ToolServer {
@@ -31,16 +39,28 @@ export interface ToolServer {
   abortCall(id: RequestId, reason?: string): void;
   /** Aborts every in-flight call (the session ended). */
   abortAll(): void;
+  /**
+   * False when a call may need the agent (it answers sampling, roots or elicitation): such calls
+   * take the SDK's path, where the gateway can send it requests on the call's stream.
+   */
+  shortPath(): boolean;
+  /** A server's notification, passed on when this agent should have it. */
+  deliver(event: Extract<SourceEvent, { type: "notification" }>): void;
+  /** The session ended: its subscriptions and log level are dropped. */
+  dispose(): void;
 }
 
 export interface ToolServerOptions {
   source: McpSource;
+  catalog: Catalog;
+  /** Who answers elicitations for an agent (by its clientInfo.name). Default: the person. */
+  whoAnswers?: (agent: string) => WhoAnswers;
   version: string;
   log: (line: string) => void;
 }
 
 const INSTRUCTIONS =
-  "Tools of the MCP servers configured in Toolnexus Companion, named <server>_<tool>. " +
+  "Tools, prompts and resources of the MCP servers configured in Toolnexus Companion; tools and prompts are named <server>_<name>. " +
   "A call may wait while the companion asks its person a question; it completes when they answer.";
 
 function failure(text: string): CallToolResult {
@@ -51,12 +71,52 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const { source, log } = options;
   // The low-level Server (not McpServer): the tool set belongs to the source and changes with it,
   // and results must pass through untouched (structuredContent, isError, content as sent).
+  const { catalog } = options;
+  // The union of what the servers offer now; a server connecting later adds to an agent's view
+  // only from its next session (capabilities are fixed at initialize).
+  const surface = catalog.capabilities();
   const server = new Server(
     { name: "toolnexus-companion", version: options.version },
-    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: true }, ...surface }, instructions: INSTRUCTIONS },
   );
   const calls = new Map<RequestId, LinkedAbort>();
   const agent = () => server.getClientVersion()?.name;
+  const session = randomUUID();
+  registerSurface(server, catalog, surface, session);
+
+  /** The session's log level admits this message (nothing before the agent sets one). */
+  function wantsLog(params: Record<string, unknown>): boolean {
+    const level = catalog.level(session);
+    return level !== undefined && levelRank(params.level) >= levelRank(level);
+  }
+
+  /** What the agent said it can answer, and whether its person lets it answer elicitations. */
+  function agentAnswers(): { sampling: boolean; roots: boolean; elicit: boolean } {
+    const caps = server.getClientCapabilities() as Record<string, unknown> | undefined;
+    const elicit = caps?.elicitation !== undefined && (options.whoAnswers?.(agent() ?? "agent") ?? "person") === "agent";
+    return { sampling: caps?.sampling !== undefined, roots: caps?.roots !== undefined, elicit };
+  }
+
+  /** The hooks a call carries to its server: requests the agent answers on the call's stream. */
+  function hooks(send: CallOptions["send"]): Pick<ExecuteContext, "sampling" | "roots" | "elicit"> {
+    if (!send) return {};
+    const can = agentAnswers();
+    const via = (method: string): AgentRequest => (params, signal) => send({ method, params }, signal);
+    return {
+      ...(can.sampling ? { sampling: via("sampling/createMessage") } : {}),
+      ...(can.roots ? { roots: via("roots/list") } : {}),
+      ...(can.elicit
+        ? {
+            elicit: (params: Record<string, unknown>, signal: AbortSignal) => {
+              // A URL elicitation goes to the agent only if it said it handles those.
+              const caps = server.getClientCapabilities()?.elicitation as Record<string, unknown> | undefined;
+              if (params.mode === "url" && !caps?.url) return Promise.reject(new Error("the agent does not handle URL elicitations"));
+              return send({ method: "elicitation/create", params }, signal);
+            },
+          }
+        : {}),
+    };
+  }
 
   server.setRequestHandler("tools/list", async () => ({
     tools: source.tools.map((tool) => ({
@@ -95,7 +155,13 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
           };
     try {
       // No timeout here: the call lasts as long as the server (and the person it asks) needs.
-      const out = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", onprogress });
+      const onlog = notify
+        ? (log: Record<string, unknown>) => {
+            if (!wantsLog(log)) return;
+            sent = sent.then(() => notify({ method: "notifications/message", params: log })).catch(() => {});
+          }
+        : undefined;
+      const out = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", onprogress, onlog, ...hooks(options.send) });
       await sent;
       // A server may echo our request headers back in its answer; the agent never gets them.
       const raw = out.metadata?.result as CallToolResult | undefined;
@@ -117,6 +183,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     call(request.params, ctx.mcpReq.id, {
       signal: ctx.mcpReq.signal,
       notify: (notification) => ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
+      send: (request, signal) => ctx.mcpReq.send(request as never, { signal, timeout: 3_600_000 }) as Promise<Record<string, unknown>>,
     }),
   );
 
@@ -130,6 +197,28 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     abortAll() {
       for (const abort of calls.values()) abort.abort(new Error("the agent's session ended"));
       calls.clear();
+    },
+    shortPath() {
+      const can = agentAnswers();
+      return !can.sampling && !can.roots && !can.elicit;
+    },
+    deliver(event) {
+      const { method, params } = event;
+      const send = (notification: { method: string; params?: Record<string, unknown> }) =>
+        void server.notification(notification as Parameters<typeof server.notification>[0]).catch(() => {});
+      if (method === "notifications/resources/list_changed") {
+        if (surface.resources) send({ method });
+      } else if (method === "notifications/prompts/list_changed") {
+        if (surface.prompts) send({ method });
+      } else if (method === "notifications/message") {
+        if (surface.logging && wantsLog(params)) send({ method, params });
+      } else if (method === "notifications/resources/updated") {
+        const subscribed = typeof params.uri === "string" ? catalog.subscribers(event.server, params.uri) : undefined;
+        if (subscribed?.sessions.has(session)) send({ method, params: { ...params, uri: subscribed.uri } });
+      }
+    },
+    dispose() {
+      catalog.dropSession(session);
     },
   };
 }

@@ -4,7 +4,7 @@
 import type { ServerStatus } from "../../shared/types";
 import { parseConfig } from "./config";
 import { ServerConnection } from "./connection";
-import type { LoadOptions, McpSource, McpTool, SourceEvent } from "./types";
+import type { LoadOptions, McpBackend, McpSource, McpTool, SourceEvent } from "./types";
 
 class Source implements McpSource {
   private readonly listeners = new Set<(event: SourceEvent) => void>();
@@ -35,6 +35,10 @@ class Source implements McpSource {
 
   servers(): ServerStatus[] {
     return [...this.connections.map((c) => ({ ...c.status })), ...this.invalid.map((s) => ({ ...s }))];
+  }
+
+  backends(): McpBackend[] {
+    return this.connections;
   }
 
   on(listener: (event: SourceEvent) => void): () => void {
@@ -78,10 +82,15 @@ export function startMcp(config: unknown, options: LoadOptions = {}): StartedMcp
   let source: Source | undefined;
   const connections = parsed.servers.map(
     (server) =>
-      new ServerConnection(server, options, (what) => {
-        const connection = connections.find((c) => c.config === server)!;
-        source?.emit(what === "status" ? { type: "status", status: { ...connection.status } } : { type: "tools-changed", server: server.name });
-      }),
+      new ServerConnection(
+        server,
+        options,
+        (what) => {
+          const connection = connections.find((c) => c.config === server)!;
+          source?.emit(what === "status" ? { type: "status", status: { ...connection.status } } : { type: "tools-changed", server: server.name });
+        },
+        (method, params) => source?.emit({ type: "notification", server: server.name, method, params }),
+      ),
   );
   source = new Source(connections, invalid);
   for (const { error } of parsed.invalid) options.log?.(error);

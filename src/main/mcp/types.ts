@@ -21,6 +21,30 @@ export interface ExecuteContext {
   agent?: string;
   /** Forwarded progress notifications from the server. */
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * The calling agent's own answers to requests its server makes while the call is in flight
+   * (gateway). Each is present only when the agent can answer: it advertised the capability (and,
+   * for elicitation, its person chose "the agent answers"). Without one the companion answers
+   * (elicitation: the person) or the server gets a JSON-RPC error (sampling, roots).
+   */
+  sampling?: AgentRequest;
+  roots?: AgentRequest;
+  elicit?: AgentRequest;
+  /** The server's `notifications/message` while this call is in flight, for the calling agent. */
+  onlog?: (params: Record<string, unknown>) => void;
+}
+
+/** Sends one request to the agent and resolves with its result (rejects with its error). */
+export type AgentRequest = (params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
+
+/** Sends one request to a connected server through its client (gateway forwarding). */
+export interface McpBackend {
+  /** The configured server name. */
+  readonly name: string;
+  /** What the server said it offers at initialize; undefined while it is not connected. */
+  capabilities(): Record<string, unknown> | undefined;
+  /** One request, result as the server gave it (after the SDK's schema check); rejects with its error. */
+  forward(method: string, params: Record<string, unknown> | undefined, options?: { signal?: AbortSignal }): Promise<Record<string, unknown>>;
 }
 
 export interface ToolOutput {
@@ -44,7 +68,9 @@ export interface McpTool {
 
 export type SourceEvent =
   | { type: "status"; status: ServerStatus }
-  | { type: "tools-changed"; server: string };
+  | { type: "tools-changed"; server: string }
+  /** A server's notification the gateway passes on (resources/updated, list_changed, message). */
+  | { type: "notification"; server: string; method: string; params: Record<string, unknown> };
 
 export interface McpSource {
   /** Every connected server's tools, current as of the last list (refreshed on list_changed). */
@@ -54,6 +80,8 @@ export interface McpSource {
   /** Full status per server, with errors for display. */
   servers(): ServerStatus[];
   on(listener: (event: SourceEvent) => void): () => void;
+  /** The servers as request targets, in config order (gateway: resources, prompts, completions, logging). */
+  backends?(): McpBackend[];
   close(): Promise<void>;
 }
 
