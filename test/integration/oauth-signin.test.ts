@@ -86,6 +86,16 @@ describe("OAuth sign-in to a remote server", () => {
     expect(run.questions.filter((q) => q.request.kind === "authorization")).toHaveLength(2);
   }, 30_000);
 
+  it("a configured Authorization header is the person's credential: its 401 fails the server without starting OAuth", async () => {
+    const server = await startOAuthServer();
+    const run = await companion(createMemoryStore("test"), server.url, () => undefined, { headers: { Authorization: "Bearer a-static-key-that-is-wrong" } });
+    const failed = await until(run.source, (s) => s.state === "failed" || s.state === "needs-sign-in");
+    expect(failed.state).toBe("failed");
+    expect(failed.error).toContain("401");
+    expect(run.questions).toEqual([]);
+    expect(await server.stats()).toMatchObject({ registrations: 0, authorize: 0 });
+  }, 30_000);
+
   it("quitting while a sign-in waits on the browser ends the wait", async () => {
     const server = await startOAuthServer();
     let answered = false;

@@ -258,6 +258,9 @@ export class ServerConnection implements McpBackend {
       return;
     }
     const headers = await expandHeaders(config.headers, this.options.env ?? process.env, this.options.secret);
+    // A configured Authorization header is the person's chosen credential: a 401 then means that
+    // credential is wrong, not "start OAuth".
+    const authProvider = Object.keys(headers).some((name) => name.toLowerCase() === "authorization") ? undefined : this.auth?.provider;
     const url = new URL(config.url);
     if (config.transport !== "sse") {
       // A 401 means the server speaks streamable HTTP and wants sign-in: whatever fails after
@@ -265,12 +268,12 @@ export class ServerConnection implements McpBackend {
       let challenged = false;
       const seeingChallenges: typeof fetch = async (input, init) => {
         const response = await quietFetch(input, init);
-        if (response.status === 401 && this.auth) challenged = true;
+        if (response.status === 401 && authProvider) challenged = true;
         return response;
       };
       try {
         await this.openWith(
-          new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: seeingChallenges, authProvider: this.auth?.provider }),
+          new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: seeingChallenges, authProvider }),
           "streamable-http",
           timeout,
         );
@@ -283,7 +286,7 @@ export class ServerConnection implements McpBackend {
       }
     }
     await this.openWith(
-      new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: withHeaders(headers) }, authProvider: this.auth?.provider }),
+      new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: withHeaders(headers) }, authProvider }),
       "sse",
       timeout,
     );
