@@ -45,7 +45,11 @@ export type WithdrawReason = "aborted" | "expired" | "closed";
 
 export type InboxEvent =
   | { type: "added"; entry: PendingEntry }
-  | { type: "answered"; id: string; answer: Answer }
+  /**
+   * `by: "rule"` (with `ruleId`) when a rule the person set answered it at once, so history
+   * records it as such and views can offer to undo the rule; absent when the person answered.
+   */
+  | { type: "answered"; id: string; answer: Answer; by?: "rule"; ruleId?: string }
   /** `message` says why in words, e.g. the server stopped waiting or went away. */
   | { type: "withdrawn"; id: string; reason: WithdrawReason; message?: string }
   /** A question answered `cancel` at once (rate limit, duplicate id); never shown as pending. */
@@ -53,9 +57,11 @@ export type InboxEvent =
 
 /**
  * `connecting` only while the app starts a server in the background (the UI is already up);
- * `needs-sign-in` when a remote server wants OAuth and the person has not (yet) signed in.
+ * `needs-sign-in` when a remote server wants OAuth and the person has not (yet) signed in;
+ * `restarting` while a server that exited or dropped waits for its next try (with backoff);
+ * `crash-loop` when it failed too often in a row and is left stopped until the person retries.
  */
-export type ServerState = "connecting" | "connected" | "disabled" | "failed" | "needs-sign-in";
+export type ServerState = "connecting" | "connected" | "disabled" | "failed" | "needs-sign-in" | "restarting" | "crash-loop";
 
 export interface ServerStatus {
   name: string;
@@ -66,6 +72,10 @@ export interface ServerStatus {
   /** The negotiated MCP protocol revision, e.g. "2025-11-25" or "2026-07-28". */
   protocol?: string;
   toolCount: number;
+  /** Restarts tried since it last stayed up (supervisor); with `restarting` and `crash-loop`. */
+  attempt?: number;
+  /** Epoch milliseconds of the next try, while `restarting`. */
+  nextRetryAt?: number;
 }
 
 export interface ToolInfo {

@@ -23,7 +23,7 @@ export interface TrayActions {
 /** Questions listed by name in the menu; the rest are one "more" item that opens the window. */
 export const MAX_LISTED_QUESTIONS = 10;
 
-const STATE_MARK: Record<ServerState, string> = { connecting: "◌", connected: "●", disabled: "○", failed: "✕", "needs-sign-in": "⚠" };
+const STATE_MARK: Record<ServerState, string> = { connecting: "◌", connected: "●", disabled: "○", failed: "✕", "needs-sign-in": "⚠", restarting: "↻", "crash-loop": "✕" };
 
 export function questionLabel(entry: PendingEntry): string {
   const prompt = entry.request.prompt.trim() || (entry.request.kind === "authorization" ? "open a link" : "a question");

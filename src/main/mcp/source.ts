@@ -2,17 +2,23 @@
 // and keeps one status per server. One server's failure never breaks the others
 // (the Java seed's `McpSource.load(config, waitFor)`).
 import type { ServerStatus } from "../../shared/types";
-import { parseConfig } from "./config";
+import { parseConfig, type ServerConfig } from "./config";
 import { ServerConnection } from "./connection";
 import type { LoadOptions, McpBackend, McpSource, McpTool, SourceEvent } from "./types";
 
 class Source implements McpSource {
   private readonly listeners = new Set<(event: SourceEvent) => void>();
   private closed = false;
+  /** Shown over a server's own status by the supervisor (restarting, attempt, next try). */
+  private readonly overlays = new Map<string, Partial<ServerStatus>>();
 
   constructor(
     private readonly connections: ServerConnection[],
-    private readonly invalid: ServerStatus[],
+    private invalid: ServerStatus[],
+    /** Makes a connection for a server added or replaced at runtime (supervisor.ts). */
+    private readonly make: (server: ServerConfig) => ServerConnection = () => {
+      throw new Error("this source cannot add servers");
+    },
   ) {}
 
   get tools(): McpTool[] {
@@ -34,7 +40,7 @@ class Source implements McpSource {
   }
 
   servers(): ServerStatus[] {
-    return [...this.connections.map((c) => ({ ...c.status })), ...this.invalid.map((s) => ({ ...s }))];
+    return [...this.connections.map((c) => ({ ...c.status, ...this.overlays.get(c.config.name) })), ...this.invalid.map((s) => ({ ...s }))];
   }
 
   backends(): McpBackend[] {
@@ -48,6 +54,8 @@ class Source implements McpSource {
 
   emit(event: SourceEvent): void {
     if (this.closed) return;
+    const overlay = event.type === "status" ? this.overlays.get(event.status.name) : undefined;
+    if (event.type === "status" && overlay) event = { type: "status", status: { ...event.status, ...overlay } };
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -55,6 +63,61 @@ class Source implements McpSource {
         // A listener's bug is its own.
       }
     }
+  }
+
+  // ---- runtime changes, one server at a time (supervisor.ts); the others are left alone ----
+
+  connection(name: string): ServerConnection | undefined {
+    return this.connections.find((c) => c.config.name === name);
+  }
+
+  list(): ServerConnection[] {
+    return [...this.connections];
+  }
+
+  /** A new server's connection, not yet connected (the caller connects it). */
+  add(server: ServerConfig): ServerConnection {
+    if (this.connection(server.name)) throw new Error(`server "${server.name}" already exists`);
+    const connection = this.make(server);
+    this.connections.push(connection);
+    this.invalid = this.invalid.filter((s) => s.name !== server.name);
+    this.emit({ type: "status", status: { ...connection.status } });
+    return connection;
+  }
+
+  /** Closes the server's connection (its questions are withdrawn) and puts a fresh one in its place. */
+  async replace(server: ServerConfig): Promise<ServerConnection> {
+    const index = this.connections.findIndex((c) => c.config.name === server.name);
+    if (index < 0) return this.add(server);
+    const old = this.connections[index];
+    const connection = this.make(server);
+    this.connections[index] = connection;
+    await old.close().catch(() => undefined);
+    this.emit({ type: "tools-changed", server: server.name });
+    this.emit({ type: "status", status: { ...connection.status } });
+    return connection;
+  }
+
+  async remove(name: string): Promise<void> {
+    const index = this.connections.findIndex((c) => c.config.name === name);
+    this.overlays.delete(name);
+    if (index < 0) return;
+    const [old] = this.connections.splice(index, 1);
+    await old.close().catch(() => undefined);
+    this.emit({ type: "tools-changed", server: name });
+  }
+
+  setInvalid(invalid: ServerStatus[]): void {
+    this.invalid = invalid.map((s) => ({ ...s }));
+    for (const s of invalid) this.emit({ type: "status", status: { ...s } });
+  }
+
+  /** Replaces (undefined: clears) what is shown over a server's own status. */
+  annotate(name: string, patch: Partial<ServerStatus> | undefined): void {
+    const connection = this.connection(name);
+    if (patch) this.overlays.set(name, patch);
+    else if (!this.overlays.delete(name)) return;
+    if (connection) this.emit({ type: "status", status: { ...connection.status } });
   }
 
   async close(): Promise<void> {
@@ -92,7 +155,22 @@ export function startMcp(config: unknown, options: LoadOptions = {}): StartedMcp
         (method, params) => source?.emit({ type: "notification", server: server.name, method, params }),
       ),
   );
-  source = new Source(connections, invalid);
+  const make = (server: ServerConfig): ServerConnection => {
+    // Events of a connection that was replaced or removed are not the server's any more.
+    const connection: ServerConnection = new ServerConnection(
+      server,
+      options,
+      (what) => {
+        if (!source?.list().includes(connection)) return;
+        source.emit(what === "status" ? { type: "status", status: { ...connection.status } } : { type: "tools-changed", server: server.name });
+      },
+      (method, params) => {
+        if (source?.list().includes(connection)) source.emit({ type: "notification", server: server.name, method, params });
+      },
+    );
+    return connection;
+  };
+  source = new Source(connections, invalid, make);
   for (const { error } of parsed.invalid) options.log?.(error);
   const ready = Promise.all(
     connections.map(async (c) => {
