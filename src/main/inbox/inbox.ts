@@ -13,7 +13,26 @@ export interface InboxOptions {
   maxPendingTotal?: number;
   /** Clock, for tests. */
   now?: () => number;
+  /** Rules the person set: consulted once per question right after it is admitted (setAutoAnswer too). */
+  autoAnswer?: AutoAnswerHook;
 }
+
+/** A rule's answer to a question, given in the rule's name. */
+export interface AutoAnswer {
+  ok: boolean;
+  data?: Record<string, unknown>;
+  reason?: string;
+  /** The rule that answers: carried on the "answered" event (`by: "rule"`) so it can be undone. */
+  ruleId: string;
+  /**
+   * Told when the answer does not fit the question (the form changed under the rule): the rule
+   * does not fire and the question waits for the person as usual.
+   */
+  onRefused?: (reason: string) => void;
+}
+
+/** Answers a just-admitted question by a rule, or leaves it to the person (undefined). */
+export type AutoAnswerHook = (entry: PendingEntry) => AutoAnswer | undefined;
 
 /** One flood cap a question counts against while it is pending. */
 export interface Quota {
@@ -106,11 +125,24 @@ export class Inbox {
   private readonly maxTotal: number;
   private readonly now: () => number;
   private closed = false;
+  private autoAnswer: AutoAnswerHook | undefined;
 
   constructor(options: InboxOptions = {}) {
     this.maxPerSource = options.maxPendingPerSource ?? MAX_PENDING_PER_SERVER;
     this.maxTotal = options.maxPendingTotal ?? MAX_PENDING_TOTAL;
     this.now = options.now ?? Date.now;
+    this.autoAnswer = options.autoAnswer;
+  }
+
+  /**
+   * Sets (or, with undefined, clears) the hook where rules answer, for a composition root that
+   * creates the rules after the Inbox. Returns a function that clears it again.
+   */
+  setAutoAnswer(hook: AutoAnswerHook | undefined): () => void {
+    this.autoAnswer = hook;
+    return () => {
+      if (this.autoAnswer === hook) this.autoAnswer = undefined;
+    };
   }
 
   /** The app's `waitFor`: resolves with the person's answer, or a cancel/expiry in their stead. */
@@ -180,8 +212,40 @@ export class Inbox {
       for (const key of keys) this.perSource.set(key, (this.perSource.get(key) ?? 0) + 1);
       signal?.addEventListener("abort", onAbort, { once: true });
       armExpiry();
+      // "added" first, so every view and history sees the question before its answer.
       this.emit({ type: "added", entry });
+      this.tryAutoAnswer(entry);
     });
+  }
+
+  /**
+   * A rule answers through the same preparation and check as a person; an answer that no longer
+   * fits leaves the question pending for the person. A throwing hook is treated as no rule.
+   */
+  private tryAutoAnswer(entry: PendingEntry): void {
+    const hook = this.autoAnswer;
+    const id = entry.request.id;
+    if (!hook || !this.pending.has(id)) return;
+    let auto: AutoAnswer | undefined;
+    try {
+      auto = hook(entry);
+    } catch {
+      return;
+    }
+    if (!auto || typeof auto.ok !== "boolean" || typeof auto.ruleId !== "string") return;
+    let answer: Answer;
+    try {
+      answer = this.prepare(entry.request, { ok: auto.ok, ...(auto.data !== undefined ? { data: auto.data } : {}), ...(auto.reason !== undefined ? { reason: auto.reason } : {}) });
+    } catch (error) {
+      try {
+        auto.onRefused?.((error as Error).message);
+      } catch {
+        // The rule's bookkeeping must not keep the question from the person.
+      }
+      return;
+    }
+    this.settle(id, answer);
+    this.emit({ type: "answered", id, answer, by: "rule", ruleId: auto.ruleId });
   }
 
   /** Pending questions in arrival order. */

@@ -1,0 +1,23 @@
+// What a rule does, in the words Settings and the CLI show.
+import type { Rule } from "../../shared/rules";
+
+const MAX_VALUE_CHARS = 40;
+
+function shown(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : Array.isArray(value) ? value.map((v) => String(v)).join(", ") : String(value);
+  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
+}
+
+export function explainRule(rule: Rule): string {
+  const lasting = rule.scope === "session" ? "until the companion quits" : "until you remove it";
+  if (rule.type === "approval") {
+    const where = rule.project ? ` in ${rule.project}` : "";
+    return `Allow ${rule.agent} to use ${rule.tool}${where} again when it asks for exactly the same thing (${rule.summary}), ${lasting}.`;
+  }
+  const asker = rule.tool ? `${rule.server}'s tool ${rule.tool}` : `${rule.server} (any tool)`;
+  const fields = rule.fields.length ? ` (${rule.fields.map((f) => f.title ?? f.key).join(", ")})` : "";
+  if (rule.action === "decline") return `Decline the form${fields} from ${asker}, ${lasting}.`;
+  const values = Object.entries(rule.data ?? {}).map(([k, v]) => `${k} = ${shown(v)}`);
+  const sent = values.length ? ` sending ${values.join("; ")}` : " sending no values";
+  return `Accept the form${fields} from ${asker}${sent}, ${lasting}.`;
+}

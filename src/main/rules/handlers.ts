@@ -1,0 +1,80 @@
+// The rules' channels (rules:list, rules:add, rules:remove, rules:offer), served by the one handler
+// map. Arguments are untrusted page input: each is checked before the store sees it, and a rule is
+// only ever made from a question that is pending now.
+import { RULE_ACTIONS, RULE_SCOPES, type RuleAction, type RuleScope, type RulesInvokeMap } from "../../shared/rules";
+import { ArgumentError, HandlerError } from "../api/envelope";
+import { isPlainObject } from "../api/validate";
+import type { Inbox } from "../inbox";
+import { InboxError } from "../inbox/errors";
+import { jsonBoundsProblem } from "../json-bounds";
+import { RuleRefusedError, type RuleStore } from "./store";
+
+export type RulesHandlers = { [C in keyof RulesInvokeMap]: (arg: unknown) => Promise<RulesInvokeMap[C][1]> };
+
+const MAX_ID = 512;
+
+function objectArg(channel: string, arg: unknown): Record<string, unknown> {
+  if (!isPlainObject(arg)) throw new ArgumentError(`${channel} needs an object argument.`);
+  return arg;
+}
+
+function idField(channel: string, input: Record<string, unknown>, key: string): string {
+  const value = input[key];
+  if (typeof value !== "string" || value === "" || value.length > MAX_ID) throw new ArgumentError(`${channel}: "${key}" must be a non-empty string of at most ${MAX_ID} characters.`);
+  return value;
+}
+
+function pendingEntry(inbox: Inbox, id: string) {
+  const entry = inbox.get(id);
+  if (!entry) throw new InboxError("unknown-id", `No pending question has id "${id}": it was answered, withdrawn, or never asked.`);
+  return entry;
+}
+
+function refusal<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof RuleRefusedError) throw new HandlerError(error.code, error.message);
+    throw error;
+  }
+}
+
+export function createRulesHandlers({ store, inbox }: { store: RuleStore; inbox: Inbox }): RulesHandlers {
+  return {
+    "rules:list": async (arg) => {
+      if (arg !== undefined && arg !== null && !(isPlainObject(arg) && Object.keys(arg).length === 0)) throw new ArgumentError("rules:list takes no argument.");
+      return store.list();
+    },
+    "rules:offer": async (arg) => {
+      const input = objectArg("rules:offer", arg);
+      return store.offer(pendingEntry(inbox, idField("rules:offer", input, "questionId")));
+    },
+    "rules:add": async (arg) => {
+      const channel = "rules:add";
+      const input = objectArg(channel, arg);
+      const questionId = idField(channel, input, "questionId");
+      if (!(RULE_ACTIONS as readonly unknown[]).includes(input.action)) throw new ArgumentError(`${channel}: "action" must be one of ${RULE_ACTIONS.join(", ")}.`);
+      if (!(RULE_SCOPES as readonly unknown[]).includes(input.scope)) throw new ArgumentError(`${channel}: "scope" must be one of ${RULE_SCOPES.join(", ")}.`);
+      if (input.data !== undefined) {
+        if (!isPlainObject(input.data)) throw new ArgumentError(`${channel}: "data" must be an object of the form's values.`);
+        const bounds = jsonBoundsProblem(input.data);
+        if (bounds) throw new ArgumentError(`${channel}: "data" is refused: ${bounds}`);
+      }
+      const entry = pendingEntry(inbox, questionId);
+      const data = input.data as Record<string, unknown> | undefined;
+      return refusal(() => store.add(entry, { action: input.action as RuleAction, scope: input.scope as RuleScope, ...(data !== undefined ? { data } : {}) }));
+    },
+    "rules:remove": async (arg) => {
+      const input = objectArg("rules:remove", arg);
+      return { removed: refusal(() => store.remove(idField("rules:remove", input, "id"))) };
+    },
+  };
+}
+
+/** The channels when rules are not wired (tests that build handlers by hand): a plain refusal. */
+export function rulesOffHandlers(): RulesHandlers {
+  const off = async (): Promise<never> => {
+    throw new HandlerError("rules-unavailable", "This companion session has no rules.");
+  };
+  return { "rules:list": off, "rules:add": off, "rules:remove": off, "rules:offer": off };
+}
