@@ -1,7 +1,9 @@
 // `npm run bench`: runs every bench/*.ts except this file, one at a time (benches must not
 // compete for the CPU), each in its own process, and exits non-zero if any of them failed.
+// A bench with a bench/bundle-<name>.mjs beside it is measured as the app ships: bundled by
+// esbuild into out/bench/<name>.mjs and run under plain node, not under tsx.
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,15 +16,23 @@ const benches = readdirSync(here)
   .filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts") && name !== self)
   .sort();
 
-function runOne(file: string): Promise<number> {
+function run(args: string[]): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [tsxCli, join(here, file)], { stdio: "inherit", cwd: join(here, "..") });
+    const child = spawn(process.execPath, args, { stdio: "inherit", cwd: join(here, "..") });
     child.on("error", (error) => {
-      console.error(`${file}: ${error.message}`);
+      console.error(`${args.join(" ")}: ${error.message}`);
       resolve(1);
     });
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
+}
+
+async function runOne(file: string): Promise<number> {
+  const stem = file.replace(/\.ts$/, "");
+  const bundler = join(here, `bundle-${stem}.mjs`);
+  if (!existsSync(bundler)) return run([tsxCli, join(here, file)]);
+  const built = await run([bundler]);
+  return built !== 0 ? built : run([join(here, "..", "out", "bench", `${stem}.mjs`)]);
 }
 
 const failed: string[] = [];
