@@ -269,3 +269,52 @@ describe("Inbox bounds and caps", () => {
   });
 });
 
+
+describe("Inbox autoAnswer (rules the person set)", () => {
+  const schema = { type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"] };
+
+  it("answers right after the question is admitted, prepared like a person's answer, with by: rule and the rule id", async () => {
+    const inbox = new Inbox({ autoAnswer: (entry) => (entry.source.server === "s" ? { ok: true, data: { n: "3" }, ruleId: "r1" } : undefined) });
+    const events = recorder(inbox);
+    // "3" is coerced to 3 as a typed answer would be.
+    await expect(inbox.waitFor(form("a", schema), { source: { server: "s" } })).resolves.toEqual({ id: "a", ok: true, data: { n: 3 } });
+    expect(events).toEqual([
+      { type: "added", entry: expect.objectContaining({ request: form("a", schema) }) },
+      { type: "answered", id: "a", answer: { id: "a", ok: true, data: { n: 3 } }, by: "rule", ruleId: "r1" },
+    ]);
+    void inbox.waitFor(form("b", schema), { source: { server: "other" } });
+    expect(inbox.list().map((e) => e.request.id)).toEqual(["b"]);
+  });
+
+  it("an answer that no longer fits the form does not fire: the question waits for the person and the rule is told why", () => {
+    const refused: string[] = [];
+    const inbox = new Inbox({ autoAnswer: () => ({ ok: true, data: { n: 0 }, ruleId: "stale", onRefused: (why) => refused.push(why) }) });
+    const events = recorder(inbox);
+    void inbox.waitFor(form("a", schema), { source: { server: "s" } });
+    expect(inbox.get("a")).toBeDefined();
+    expect(events.map((e) => e.type)).toEqual(["added"]);
+    expect(refused).toEqual([expect.stringMatching(/does not fit the form/)]);
+    expect(inbox.answer("a", { ok: true, data: { n: 2 } })).toEqual({ id: "a", ok: true, data: { n: 2 } });
+  });
+
+  it("a throwing hook is no rule; setAutoAnswer sets and clears it; a person's answer carries no by", async () => {
+    const inbox = new Inbox({
+      autoAnswer: () => {
+        throw new Error("broken rule store");
+      },
+    });
+    const events = recorder(inbox);
+    void inbox.waitFor(form("a"), { source: { server: "s" } });
+    expect(inbox.get("a")).toBeDefined();
+    const clear = inbox.setAutoAnswer(() => ({ ok: false, reason: "declined", ruleId: "r2" }));
+    await expect(inbox.waitFor(form("b"), { source: { server: "s" } })).resolves.toEqual({ id: "b", ok: false, reason: "declined" });
+    clear();
+    void inbox.waitFor(form("c"), { source: { server: "s" } });
+    expect(inbox.list().map((e) => e.request.id)).toEqual(["a", "c"]);
+    inbox.answer("a", { ok: true, data: { name: "x" } });
+    expect(events.filter((e) => e.type === "answered")).toEqual([
+      { type: "answered", id: "b", answer: { id: "b", ok: false, reason: "declined" }, by: "rule", ruleId: "r2" },
+      { type: "answered", id: "a", answer: { id: "a", ok: true, data: { name: "x" } } },
+    ]);
+  });
+});

@@ -3,6 +3,7 @@ import { runAgents } from "./agents";
 import { runConnect } from "./connect";
 import { runHistory } from "./history";
 import { runHook } from "./hook";
+import { runRules } from "./rules";
 import { runSecret } from "./secret";
 import { runServers } from "./servers";
 import { runToken } from "./token";
@@ -20,6 +21,8 @@ const USAGE = `Usage: toolnexus-companion <command>
                           The questions asked and how each ended (from the history file).
   hook claude-code|codex  An agent's PermissionRequest hook: asks in the companion, prints the
                           decision; no verdict (the agent asks itself) when it cannot.
+  rules list [--json]     The rules you keep ("Always answer this way … until removed").
+  rules remove ID         Remove one of them (the running app stops using it at once).
   secret set NAME         Store a secret (the value is read from stdin) for \${secret:NAME} in headers.
   secret delete NAME      Remove a secret.
   secret list             List secret names (never values).
@@ -41,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
       return runHook(rest);
     case "history":
       return runHistory(rest);
+    case "rules":
+      return runRules(rest);
     case "secret":
       return runSecret(rest);
     case "servers":

@@ -1,0 +1,76 @@
+// `toolnexus-companion rules`: the rules kept until removed (the rules file the app reads), listed
+// and removed. Session rules live only in the running app; its Settings shows those.
+import { parseArgs } from "node:util";
+import { explainRule } from "../rules/explain";
+import { readRulesFile, rulesFileStamp, writeRulesFile } from "../rules/file";
+import { defaultRulesPath } from "../rules/paths";
+
+const USAGE = `Usage: toolnexus-companion rules list [--json] [--file PATH]
+       toolnexus-companion rules remove ID [--file PATH]
+
+  The rules you set with "Always answer this way … until removed": which server's form each
+  answers and how. Rules for this session only are shown in the app's Settings.
+  --json   One JSON object per line.
+  --file   The rules file (default ${defaultRulesPath()}).
+`;
+
+function fail(message: string, code = 2): number {
+  process.stderr.write(`toolnexus-companion: ${message}\n`);
+  return code;
+}
+
+function cell(text: string, width: number): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, " ").trim();
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
+export async function runRules(args: string[]): Promise<number> {
+  let values;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args,
+      options: { json: { type: "boolean" }, file: { type: "string" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: true,
+    }));
+  } catch (error) {
+    return fail(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  const [sub, ...rest] = positionals;
+  if (values.help || sub === "help") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const file = values.file ?? defaultRulesPath();
+  if (sub === "list" && rest.length === 0) {
+    const read = readRulesFile(file);
+    if (read.problem) return fail(`cannot read ${file}: ${read.problem}.`, 1);
+    for (const skip of read.skipped) process.stderr.write(`(left out ${skip.id ? `rule ${skip.id}` : "a rule"}: ${skip.reason})\n`);
+    if (values.json) {
+      for (const rule of read.rules) process.stdout.write(`${JSON.stringify({ ...rule, explanation: explainRule(rule) })}\n`);
+    } else if (read.rules.length === 0) {
+      process.stderr.write(rulesFileStamp(file) === undefined ? `No rules yet (${file} does not exist).\n` : "No rules kept.\n");
+    } else {
+      for (const rule of read.rules) process.stdout.write(`${rule.id}  ${cell(explainRule(rule), 200)}\n`);
+    }
+    return 0;
+  }
+  if (sub === "remove" && rest.length === 1 && !values.json) {
+    const id = rest[0];
+    const read = readRulesFile(file);
+    if (read.problem) return fail(`cannot read ${file}: ${read.problem}; nothing was changed.`, 1);
+    const next = read.rules.filter((r) => r.id !== id);
+    if (next.length === read.rules.length) return fail(`no rule "${id}" in ${file} ("rules list" shows their ids).`, 1);
+    // Rules the file held but that failed a check are not written back: they never answered.
+    try {
+      writeRulesFile(file, next);
+    } catch (error) {
+      return fail(`cannot write ${file}: ${(error as Error).message}.`, 1);
+    }
+    process.stdout.write(`Removed rule ${id}.\n`);
+    return 0;
+  }
+  return fail(sub ? `rules: "${[sub, ...rest].join(" ")}" is not a rules command.\n\n${USAGE}` : USAGE);
+}
