@@ -9,11 +9,12 @@ import { applyPlan, planImport, type ImportPlan, type PlannedServer } from "../c
 import type { CompanionEntry, Source } from "../clients/types";
 import { resolveConfigPath, writeConfigFileAtomic } from "../config-file";
 import { McpConfigError, parseConfig, parseConfigText, rawServerMap } from "../mcp/config";
+import { EDIT_USAGE, runServerEdit } from "./servers-edit";
 
 const USAGE = `Usage:
   toolnexus-companion servers list [--json] [--config PATH]
   toolnexus-companion servers import [--from CLIENT|FILE] [--dry-run] [--json] [--config PATH] [--project DIR]
-
+${EDIT_USAGE}
   import reads Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, opencode, Codex and
   Gemini CLI (all of them, or the one --from names; --from may also be a file) and adds their
   servers to the companion's config. --project is the folder whose project files are read
@@ -198,6 +199,8 @@ export async function runServers(args: string[]): Promise<number> {
   try {
     if (sub === "list") return await list(rest);
     if (sub === "import") return await runImport(rest);
+    const edited = await runServerEdit(sub, rest);
+    if (edited !== undefined) return edited;
   } catch (error) {
     if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) return (err(`${(error as Error).message}\n\n${USAGE}`), 2);
     throw error;

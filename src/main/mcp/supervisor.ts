@@ -110,6 +110,8 @@ interface Watched {
   timer?: ReturnType<typeof setTimeout>;
   lastError?: string;
   attempt?: number;
+  /** In crash-loop: left alone until the person retries or the config changes. */
+  stopped: boolean;
   /** A retry's connect in flight: its events are its own. */
   busy: boolean;
 }
@@ -132,38 +134,47 @@ export function superviseSource(source: RuntimeSource, options: SuperviseOptions
 
   const entry = (name: string): Watched => {
     let found = watched.get(name);
-    if (!found) watched.set(name, (found = { policy: new RestartPolicy(backoff), busy: false }));
+    if (!found) watched.set(name, (found = { policy: new RestartPolicy(backoff), busy: false, stopped: false }));
     return found;
   };
 
+  /** Set while the supervisor itself changes what is shown: those events are not news. */
+  let quiet = 0;
   const forget = (name: string) => {
     const found = watched.get(name);
     if (found?.timer) clearTimeout(found.timer);
     watched.delete(name);
-    source.annotate(name, undefined);
+    quiet++;
+    try {
+      source.annotate(name, undefined);
+    } finally {
+      quiet--;
+    }
   };
 
   /** The server failed (or dropped): schedule its next try, or call it a crash loop. */
   const failed = (name: string, error: string) => {
     const state = entry(name);
-    if (state.timer || closed) return;
+    if (state.timer || state.stopped || closed) return;
     state.lastError = error;
     const step = state.policy.failed(now());
     state.attempt = step.attempt;
     if (step.action === "crash-loop") {
+      // Set before annotating: the annotation's own status event must find this server settled.
+      state.stopped = true;
       const minutes = Math.round(backoff.windowMs / 60_000);
       log(`MCP server "${name}" failed ${step.failures} times within ${minutes} min; not restarting it until you retry. Last error: ${error}`);
       source.annotate(name, { state: "crash-loop", attempt: step.attempt, error: `stopped after ${step.failures} failures in a row; last: ${error}`, nextRetryAt: undefined });
       return;
     }
     const nextRetryAt = now() + step.delayMs;
-    log(`MCP server "${name}" ${error}; restarting in ${step.delayMs / 1000} s (attempt ${step.attempt})`);
-    source.annotate(name, { state: "restarting", attempt: step.attempt, nextRetryAt, error });
     state.timer = setTimeout(() => {
       state.timer = undefined;
       void retry(name).catch((e) => log(`MCP server "${name}": restart failed: ${errorMessage(e)}`));
     }, step.delayMs);
     state.timer.unref?.();
+    log(`MCP server "${name}" ${error}; restarting in ${step.delayMs / 1000} s (attempt ${step.attempt})`);
+    source.annotate(name, { state: "restarting", attempt: step.attempt, nextRetryAt, error });
   };
 
   const retry = async (name: string) => {
@@ -183,11 +194,11 @@ export function superviseSource(source: RuntimeSource, options: SuperviseOptions
 
   /** Reads the connection's own status after a change and acts on it. */
   const settle = (name: string) => {
-    if (closed) return;
+    if (closed || quiet > 0) return;
     const connection = source.connection(name);
     if (!connection) return;
     const state = entry(name);
-    if (state.busy || state.timer) return;
+    if (state.busy || state.timer || state.stopped) return;
     const { state: raw, error } = connection.status;
     if (raw === "connected") {
       state.policy.connected(now());
