@@ -268,6 +268,22 @@ describe("a calmer form", () => {
   });
 });
 
+describe("the URL card", () => {
+  it("with warnings standing: Open demoted, Copy URL, and the Unicode form of a punycode host", async () => {
+    const page = await openPage();
+    void ask({ id: "url-1", kind: "authorization", prompt: "Sign in to continue", url: "http://xn--80ak6aa92e.com/login?next=%2Fhome" }).catch(() => {});
+    const card = page.getByRole("region", { name: "Authorization request" });
+    await card.waitFor();
+    expect(await card.innerText()).toContain("аррӏе.com");
+    expect(await card.getByRole("button", { name: "Open in browser" }).getAttribute("class")).not.toContain("primary");
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await card.getByRole("button", { name: "Copy URL" }).click();
+    await card.getByText("Copied the URL.").waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("http://xn--80ak6aa92e.com/login?next=%2Fhome");
+    await shootAll(page, "url-card-warnings");
+  });
+});
+
 describe("an honest Inbox", () => {
   it("each item shows its kind, server, tool, agents in words, age and time left; Cancel all answers each of that server's questions", async () => {
     const page = await openPage();

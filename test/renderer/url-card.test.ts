@@ -32,6 +32,24 @@ describe("UrlCard", () => {
   it("warns on a punycode host, also when the url spells it in Unicode", () => {
     setup("https://xn--pple-43d.com/login");
     expect(screen.getByRole("alert").textContent).toMatch(/punycode/);
+    // The look-alike itself (Cyrillic "а") is shown, and Open is no longer the obvious button.
+    expect(screen.getByRole("alert").textContent).toContain("displays as “аpple.com”");
+    expect(screen.getByRole("button", { name: "Open in browser" }).classList.contains("primary")).toBe(false);
+  });
+
+  it("demotes Open on an http address", () => {
+    setup("http://example.com/login");
+    expect(screen.getByRole("alert").textContent).toMatch(/not https/);
+    expect(screen.getByRole("button", { name: "Open in browser" }).classList.contains("primary")).toBe(false);
+  });
+
+  it("copies the URL exactly as the server sent it", async () => {
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    setup("https://example.com/\u202Egpj.exe");
+    await fireEvent.click(screen.getByRole("button", { name: "Copy URL" }));
+    expect(writeText).toHaveBeenCalledWith("https://example.com/\u202Egpj.exe");
+    expect(await screen.findByText("Copied the URL.")).toBeTruthy();
   });
 
   it("warns on a Unicode look-alike host", () => {
