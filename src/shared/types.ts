@@ -44,7 +44,11 @@ export interface PendingEntry {
 export type WithdrawReason = "aborted" | "expired" | "closed";
 
 export type InboxEvent =
-  | { type: "added"; entry: PendingEntry }
+  /**
+   * `byRule` (a rule id) when a rule the person set answers it at once: an "answered" event with
+   * `by: "rule"` follows straight away, so views neither notify about it nor open it.
+   */
+  | { type: "added"; entry: PendingEntry; byRule?: string }
   /**
    * `by: "rule"` (with `ruleId`) when a rule the person set answered it at once, so history
    * records it as such and views can offer to undo the rule; absent when the person answered.

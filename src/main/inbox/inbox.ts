@@ -212,40 +212,43 @@ export class Inbox {
       for (const key of keys) this.perSource.set(key, (this.perSource.get(key) ?? 0) + 1);
       signal?.addEventListener("abort", onAbort, { once: true });
       armExpiry();
-      // "added" first, so every view and history sees the question before its answer.
-      this.emit({ type: "added", entry });
-      this.tryAutoAnswer(entry);
+      // Decided before "added" so views can tell at once that a rule answers it (no notification,
+      // no opening it); "added" still comes first, so views and history see the question before
+      // its answer.
+      const ruled = this.ruleAnswer(entry);
+      this.emit(ruled ? { type: "added", entry, byRule: ruled.ruleId } : { type: "added", entry });
+      if (ruled && this.pending.has(request.id)) {
+        this.settle(request.id, ruled.answer);
+        this.emit({ type: "answered", id: request.id, answer: ruled.answer, by: "rule", ruleId: ruled.ruleId });
+      }
     });
   }
 
   /**
-   * A rule answers through the same preparation and check as a person; an answer that no longer
-   * fits leaves the question pending for the person. A throwing hook is treated as no rule.
+   * A rule's answer, prepared and checked as a person's would be; an answer that no longer fits
+   * leaves the question to the person. A throwing hook is treated as no rule.
    */
-  private tryAutoAnswer(entry: PendingEntry): void {
+  private ruleAnswer(entry: PendingEntry): { answer: Answer; ruleId: string } | undefined {
     const hook = this.autoAnswer;
-    const id = entry.request.id;
-    if (!hook || !this.pending.has(id)) return;
+    if (!hook) return undefined;
     let auto: AutoAnswer | undefined;
     try {
       auto = hook(entry);
     } catch {
-      return;
+      return undefined;
     }
-    if (!auto || typeof auto.ok !== "boolean" || typeof auto.ruleId !== "string") return;
-    let answer: Answer;
+    if (!auto || typeof auto.ok !== "boolean" || typeof auto.ruleId !== "string") return undefined;
     try {
-      answer = this.prepare(entry.request, { ok: auto.ok, ...(auto.data !== undefined ? { data: auto.data } : {}), ...(auto.reason !== undefined ? { reason: auto.reason } : {}) });
+      const answer = this.prepare(entry.request, { ok: auto.ok, ...(auto.data !== undefined ? { data: auto.data } : {}), ...(auto.reason !== undefined ? { reason: auto.reason } : {}) });
+      return { answer, ruleId: auto.ruleId };
     } catch (error) {
       try {
         auto.onRefused?.((error as Error).message);
       } catch {
         // The rule's bookkeeping must not keep the question from the person.
       }
-      return;
+      return undefined;
     }
-    this.settle(id, answer);
-    this.emit({ type: "answered", id, answer, by: "rule", ruleId: auto.ruleId });
   }
 
   /** Pending questions in arrival order. */

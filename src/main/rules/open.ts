@@ -4,6 +4,7 @@
 import type { RuleView } from "../../shared/rules";
 import type { Inbox } from "../inbox";
 import { createRulesHandlers, type RulesHandlers } from "./handlers";
+import { secretScrubber } from "../secrets/scrub";
 import { RuleStore, type RuleStoreOptions } from "./store";
 
 export interface RulesHandle {
@@ -15,7 +16,8 @@ export interface RulesHandle {
 }
 
 export function openRules(inbox: Inbox, options: RuleStoreOptions = {}): RulesHandle {
-  const store = new RuleStore(options);
+  // A value that is one of the person's known secrets is never kept in a rule, unless told otherwise.
+  const store = new RuleStore({ redact: (value) => secretScrubber.scrubValue(value), ...options });
   const unhook = inbox.setAutoAnswer((entry) => store.autoAnswer(entry));
   const unlisten = inbox.on((event) => {
     if (event.type === "answered" && event.by === "rule" && event.ruleId) store.noteUsed(event.ruleId);

@@ -8,6 +8,7 @@ import { Inbox } from "../../../src/main/inbox";
 import { openRules } from "../../../src/main/rules";
 import { RuleRefusedError, RuleStore } from "../../../src/main/rules/store";
 import { writeRulesFile } from "../../../src/main/rules/file";
+import { secretScrubber } from "../../../src/main/secrets/scrub";
 import type { Asker, InboxEvent, Request } from "../../../src/shared/types";
 
 const schema = {
@@ -58,7 +59,7 @@ describe("a rule answers the next matching question at once", () => {
     const answer = await s.inbox.waitFor(next, { source: { ...github, agent: "cursor" } });
     expect(answer).toEqual({ id: next.id, ok: true, data: { branch: "main", env: "prod" } });
     expect(s.events).toEqual([
-      { type: "added", entry: expect.objectContaining({ request: next }) },
+      { type: "added", entry: expect.objectContaining({ request: next }), byRule: rule.id },
       { type: "answered", id: next.id, answer, by: "rule", ruleId: rule.id },
     ]);
     expect(s.inbox.list()).toEqual([]);
@@ -196,6 +197,15 @@ describe("session and lasting rules", () => {
     const store = new RuleStore({ path: file, log: (l) => lines.push(l) });
     expect(store.list().map((r) => r.id)).toEqual(["ok"]);
     expect(lines.join("\n")).toMatch(/rule pw .*looks like a credential[\s\S]*rule ses[\s\S]*rule ap[\s\S]*rule ttl .*credential/);
+  });
+
+  it("never keeps one of the person's known secrets as a value (the app's scrubber, by default)", () => {
+    const s = setup();
+    secretScrubber.register("gh-deploy-key-8d7f6e5a4b3c");
+    const q = form();
+    void s.inbox.waitFor(q, { source: github });
+    expect(() => s.rules.store.add(s.inbox.get(q.id)!, { action: "accept", data: { branch: "gh-deploy-key-8d7f6e5a4b3c" }, scope: "always" })).toThrow(/one of your saved secrets/);
+    expect(existsSync(s.file)).toBe(false);
   });
 
   it("without a file only session rules exist", () => {
