@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startMcp } from "../../src/main/mcp/source";
 import { superviseSource, type RuntimeSource, type Supervisor } from "../../src/main/mcp/supervisor";
-import { demoServer, DEMO_SERVER_NAME } from "../../src/main/mcp/first-run";
+import { demoServer, DEMO_SERVER_NAME, firstRunInfo } from "../../src/main/mcp/first-run";
 import type { InboxEvent, ServerStatus } from "../../src/shared/types";
 import { fixture, fixtureCommand, freePort, isAlive, waitForExit } from "../fixtures";
 import { eventually, scriptedPerson } from "../helpers/person";
@@ -193,6 +193,29 @@ describe("the watched config", () => {
 });
 
 describe("the first run's demo server", () => {
+  it("a first run is a config file that does not exist; an empty one is not", async () => {
+    const path = join(dir, "toolnexus-companion", "mcp.json");
+    await expect(firstRunInfo(path)).resolves.toEqual({ firstRun: true, configPath: path });
+    await writeFile(join(dir, "empty.json"), "");
+    await expect(firstRunInfo(join(dir, "empty.json"))).resolves.toMatchObject({ firstRun: false });
+  });
+
+  it("trying it writes no config, and a config server named demo takes its place", async () => {
+    const path = join(dir, "mcp.json");
+    const { source, ready, supervisor } = start({}, { configPath: path, debounceMs: 50 });
+    await ready;
+    await supervisor.startExtra(demoServer());
+    expect(statusOf(source, "demo").state).toBe("connected");
+    await expect(firstRunInfo(path)).resolves.toMatchObject({ firstRun: true });
+    // An unrelated edit leaves the demo running.
+    await writeFile(path, JSON.stringify({ mcpServers: { other: fixtureCommand("flaky-stdio") } }));
+    await eventually(() => source.servers().some((s) => s.name === "other" && s.state === "connected"), 5000, "other started");
+    expect(statusOf(source, "demo").state).toBe("connected");
+    await writeFile(path, JSON.stringify({ mcpServers: { other: fixtureCommand("flaky-stdio"), demo: fixtureCommand("flaky-stdio") } }));
+    await eventually(() => source.tools.some((t) => t.name === "demo_pid"), 5000, "the config's demo replaced the shipped one");
+    expect(source.tools.some((t) => t.name === "demo_ask_coffee_order")).toBe(false);
+  });
+
   it("asks a form question and a URL question through the Inbox", async () => {
     const person = scriptedPerson((entry) =>
       entry.request.kind === "input" ? { ok: true, data: { drink: "tea", size: "l", name: "Ada" } } : { ok: true },

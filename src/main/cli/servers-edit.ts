@@ -10,7 +10,8 @@ export const EDIT_USAGE = `  toolnexus-companion servers add NAME (--command CMD
   toolnexus-companion servers edit NAME [--command CMD] [--arg A]... [--url URL] [--env K=V]... [--header K=V]... [--config PATH]
   toolnexus-companion servers enable|disable|remove NAME [--config PATH]
 
-  edit replaces only what it is given (--arg, --env, --header each replace that whole list).
+  An argument that starts with a dash is written --arg=-y. edit replaces only what it is given
+  (--arg, --env, --header each replace that whole list).
   A running companion applies the change within a second or two.
 `;
 

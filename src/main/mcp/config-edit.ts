@@ -3,7 +3,7 @@
 // unknown keys and the other servers stay as they were; the result is checked before it is
 // written, and written atomically so the watching app never reads half a file.
 import { readFile } from "node:fs/promises";
-import { applyEdits, modify, type FormattingOptions } from "jsonc-parser";
+import { applyEdits, format, modify, type FormattingOptions } from "jsonc-parser";
 import { wrapperOf } from "../clients/plan";
 import { writeConfigFileAtomic } from "../config-file";
 import { McpConfigError, parseConfig, parseConfigText, rawServerMap } from "./config";
@@ -33,9 +33,22 @@ function read(text: string): { value: unknown; wrapper: string[]; servers: Raw }
   return { value, wrapper: wrapperOf(value), servers: rawServerMap(value) };
 }
 
+/**
+ * Sets (undefined: removes) the value at `path`. Only the inserted text is formatted: formatting
+ * the edit's whole lines would reflow the neighbouring entry the person laid out by hand.
+ */
 function set(text: string, path: (string | number)[], value: unknown): string {
-  const base = text.trim() === "" ? "{}\n" : text;
-  return applyEdits(base, modify(base, path, value, { formattingOptions: FORMAT }));
+  if (text.trim() === "") {
+    // A new file: written whole, laid out like the ones the import writes.
+    const whole = path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
+    return `${JSON.stringify(whole ?? {}, null, 2)}\n`;
+  }
+  const base = text;
+  const edits = modify(base, path, value, {});
+  let out = applyEdits(base, edits);
+  if (value === undefined) return out;
+  for (const edit of edits) out = applyEdits(out, format(out, { offset: edit.offset, length: edit.content.length }, FORMAT));
+  return out;
 }
 
 /** The edited text must still be a config, and `name` (unless removed) a server that can run. */
