@@ -19,6 +19,7 @@ import {
 import { readConfigFile } from "./config-file";
 import { historyOffHandlers, openHistory } from "./history";
 import { parseConfig, type SkippedEntry } from "./mcp/config";
+import { superviseSource, type RuntimeSource } from "./mcp/supervisor";
 
 export type { Platform } from "./api/settings-state";
 export type { Handlers } from "./api/handlers";
@@ -157,6 +158,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     started = startMcp({}, loadOptions);
   }
   const { source, ready } = started;
+  // Servers from a config file are kept running and follow its edits (mcp/supervisor.ts).
+  const supervisor = options.config === undefined && options.configPath
+    ? superviseSource(source as RuntimeSource, { configPath: options.configPath, initialError: configError, log, onConfig: (c) => registerConfiguredSecrets(c, secretScrubber), onConfigError: () => events.emit("servers:changed", rawServers()) })
+    : undefined;
   if (!options.connectInBackground) await ready;
   if (configError) log(`config: ${configError}`);
 
@@ -175,7 +180,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           inputSchema: t.inputSchema,
         })),
     }));
-    if (configError) views.unshift({ name: CONFIG_ERROR_ENTRY, state: "failed", error: configError, toolCount: 0, tools: [] });
+    const fileError = supervisor ? supervisor.configError() : configError;
+    if (fileError) views.unshift({ name: CONFIG_ERROR_ENTRY, state: "failed", error: fileError, toolCount: 0, tools: [] });
     return views;
   };
   // Status errors quote what servers answered, and servers echo request headers.
@@ -238,6 +244,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         // What the shutdown withdrew is written before the file closes.
         history?.close();
         try {
+          await supervisor?.close();
           await source.close();
         } catch (error) {
           log(`mcp: close failed: ${(error as Error).message}`);

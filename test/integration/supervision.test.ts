@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startMcp } from "../../src/main/mcp/source";
+import { CONFIG_ERROR_ENTRY, createCore } from "../../src/main/core";
+import { browserPlatform } from "../../src/main/serve";
 import { superviseSource, type RuntimeSource, type Supervisor } from "../../src/main/mcp/supervisor";
 import { demoServer, DEMO_SERVER_NAME, firstRunInfo } from "../../src/main/mcp/first-run";
 import type { InboxEvent, ServerStatus } from "../../src/shared/types";
@@ -189,6 +191,27 @@ describe("the watched config", () => {
     await writeFile(path, JSON.stringify({ mcpServers: { keep: entry("a") } }));
     await eventually(() => supervisor.configError() === undefined, 5000, "error cleared");
     expect(await pidOf(source, "keep")).toBe(keepPid);
+  });
+});
+
+describe("core with a config file", () => {
+  it("follows its edits and shows a broken one as the config entry, then clears it", async () => {
+    const path = join(dir, "mcp.json");
+    await writeFile(path, JSON.stringify({ mcpServers: { a: fixtureCommand("flaky-stdio") } }));
+    const core = await createCore({ configPath: path, platform: browserPlatform });
+    cleanup.push(() => core.close());
+    expect(core.servers().map((v) => [v.name, v.state])).toEqual([["a", "connected"]]);
+    let views = 0;
+    core.events.on("servers:changed", () => views++);
+    await writeFile(path, JSON.stringify({ mcpServers: { a: fixtureCommand("flaky-stdio"), b: fixtureCommand("flaky-stdio") } }));
+    await eventually(() => core.servers().some((v) => v.name === "b" && v.state === "connected" && v.tools.length > 0), 5000, "b started");
+    expect(views).toBeGreaterThan(0);
+    await writeFile(path, '{ "mcpServers": { "a": 1 ');
+    await eventually(() => core.servers()[0]?.name === CONFIG_ERROR_ENTRY, 5000, "config error shown");
+    expect(core.servers()[0].error).toMatch(/line 1, column \d+/);
+    expect(core.servers().filter((v) => v.state === "connected").map((v) => v.name)).toEqual(["a", "b"]);
+    await writeFile(path, JSON.stringify({ mcpServers: { b: fixtureCommand("flaky-stdio") } }));
+    await eventually(() => core.servers().map((v) => v.name).join() === "b", 5000, "error cleared, a removed");
   });
 });
 
