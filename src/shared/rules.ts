@@ -84,6 +84,8 @@ export interface RuleOffer {
   reason?: string;
   actions: RuleAction[];
   scopes: RuleScope[];
+  /** Fields that look like credentials: an accepting rule is refused if any of them has a value. */
+  credentialFields?: string[];
 }
 
 /**

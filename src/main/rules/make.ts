@@ -93,7 +93,14 @@ export function offerFor(entry: PendingEntry): RuleOffer {
   const problem = kindProblem(entry);
   if (problem) return { allowed: false, reason: problem, actions: [], scopes: [] };
   if (entry.request.kind === APPROVAL_KIND) return { allowed: true, actions: ["accept"], scopes: ["session"] };
-  return { allowed: true, actions: ["accept", "decline"], scopes: ["session", "always"] };
+  const schema = entry.request.data?.schema;
+  const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
+  const credentialFields = fieldsAsked(schema)
+    .filter((f) => isCredentialField(f.key, properties[f.key]))
+    .map((f) => f.title ?? f.key);
+  const offer: RuleOffer = { allowed: true, actions: ["accept", "decline"], scopes: ["session", "always"] };
+  if (credentialFields.length > 0) offer.credentialFields = credentialFields;
+  return offer;
 }
 
 function credentialIn(schema: unknown, data: Record<string, unknown>): string | undefined {

@@ -23,7 +23,7 @@ function setup() {
 describe("rules handlers", () => {
   it("adds from a pending question, lists, offers, and removes", async () => {
     const { handlers } = setup();
-    expect(await handlers["rules:offer"]({ questionId: "q1" })).toEqual({ allowed: true, actions: ["accept", "decline"], scopes: ["session"] });
+    expect(await handlers["rules:offer"]({ questionId: "q1" })).toEqual({ allowed: true, actions: ["accept", "decline"], scopes: ["session"], credentialFields: ["password"] });
     const view = await handlers["rules:add"]({ questionId: "q1", action: "accept", data: { branch: "main" }, scope: "session" });
     expect(view).toMatchObject({ type: "form", server: "github", data: { branch: "main" }, uses: 0, explanation: expect.any(String) });
     expect((await handlers["rules:list"](undefined)).map((r) => r.id)).toEqual([view.id]);

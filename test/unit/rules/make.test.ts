@@ -66,6 +66,7 @@ describe("makeRule for a server's form", () => {
 
   it("allows a form with a credential field when the rule declines, or the field is left empty", () => {
     const s = { type: "object", properties: { user: { type: "string" }, password: { type: "string" } } };
+    expect(offerFor(entry(form(s)))).toEqual({ allowed: true, actions: ["accept", "decline"], scopes: ["session", "always"], credentialFields: ["password"] });
     expect(makeRule(entry(form(s)), { action: "decline", scope: "always" }).ok).toBe(true);
     expect(makeRule(entry(form(s)), { action: "accept", data: { user: "ada" }, scope: "always" }).ok).toBe(true);
   });
