@@ -14,6 +14,10 @@ import { openHistory, type HistoryHandle } from "../../src/main/history";
 import { openRules, type RulesHandle } from "../../src/main/rules";
 import type { InboxEvent, PendingEntry } from "../../src/shared/types";
 import { fixtureCommand, repoRoot } from "../fixtures";
+import { approvalRequest } from "../../src/main/agents/approval-request";
+import { toEnvelope } from "../../src/main/api/envelope";
+import { companionWaitFor } from "../../src/main/gateway";
+import { nextQuestion, startCompanion } from "./gateway-harness";
 
 const bin = path.join(repoRoot, "bin", "toolnexus-companion");
 let dir: string;
@@ -153,5 +157,42 @@ describe("rules against a real server, history and the CLI", () => {
     expect(await inProcess("add")).toMatchObject({ code: 2, err: expect.stringMatching(/"add" is not a rules command/) });
     expect(await inProcess("remove")).toMatchObject({ code: 2 });
     expect(await runRulesIn(["list", "--bogus"])).toMatchObject({ code: 2, err: expect.stringMatching(/Unknown option '--bogus'/) });
+  });
+});
+
+describe("an agent's permission prompt over /v1/requests", () => {
+  it("allowed again by a session rule when repeated exactly; never for a shell command", async () => {
+    const companion = await startCompanion({ everything: false });
+    const rules = openRules(companion.inbox);
+    try {
+      const waitFor = companionWaitFor({ url: companion.listener.url, token: companion.token, agent: "claude-code" });
+      const edit = { tool: "Edit", toolInput: { file_path: "/home/ada/app/a.ts", old_string: "a", new_string: "b" }, cwd: "/home/ada/app", sessionId: "s1" };
+
+      const first = approvalRequest("Claude Code", edit);
+      const asked = nextQuestion(companion, (e) => e.request.id === first.id);
+      const pendingFirst = waitFor(first);
+      const entry = await asked;
+      const rule = await rules.handlers["rules:add"]({ questionId: entry.request.id, action: "accept", scope: "session" });
+      expect(rule).toMatchObject({ type: "approval", scope: "session", explanation: expect.stringMatching(/^Allow Claude Code to use Edit in \/home\/ada\/app again/) });
+      companion.inbox.answer(entry.request.id, { ok: true });
+      expect(await pendingFirst).toEqual({ id: first.id, ok: true });
+
+      const again = approvalRequest("Claude Code", edit);
+      expect(await waitFor(again)).toEqual({ id: again.id, ok: true });
+
+      const shell = approvalRequest("Claude Code", { ...edit, tool: "Bash", toolInput: { command: "rm -rf build" } });
+      const shellAsked = nextQuestion(companion, (e) => e.request.id === shell.id);
+      const pendingShell = waitFor(shell);
+      const shellEntry = await shellAsked;
+      expect(await toEnvelope(() => rules.handlers["rules:add"]({ questionId: shellEntry.request.id, action: "accept", scope: "session" }))).toMatchObject({
+        ok: false,
+        error: { code: "rule-refused", message: expect.stringMatching(/shell command is always yours/) },
+      });
+      companion.inbox.answer(shellEntry.request.id, { ok: false, reason: "declined", data: { message: "not now" } });
+      expect(await pendingShell).toEqual({ id: shell.id, ok: false, reason: "declined", data: { message: "not now" } });
+    } finally {
+      rules.close();
+      await companion.close();
+    }
   });
 });
