@@ -143,33 +143,22 @@ export function startMcp(config: unknown, options: LoadOptions = {}): StartedMcp
   const parsed = parseConfig(config);
   const invalid: ServerStatus[] = parsed.invalid.map(({ name, error }) => ({ name, state: "failed", error, toolCount: 0 }));
   let source: Source | undefined;
-  const connections = parsed.servers.map(
-    (server) =>
-      new ServerConnection(
-        server,
-        options,
-        (what) => {
-          const connection = connections.find((c) => c.config === server)!;
-          source?.emit(what === "status" ? { type: "status", status: { ...connection.status } } : { type: "tools-changed", server: server.name });
-        },
-        (method, params) => source?.emit({ type: "notification", server: server.name, method, params }),
-      ),
-  );
   const make = (server: ServerConfig): ServerConnection => {
     // Events of a connection that was replaced or removed are not the server's any more.
     const connection: ServerConnection = new ServerConnection(
       server,
       options,
       (what) => {
-        if (!source?.list().includes(connection)) return;
+        if (source?.connection(server.name) !== connection) return;
         source.emit(what === "status" ? { type: "status", status: { ...connection.status } } : { type: "tools-changed", server: server.name });
       },
       (method, params) => {
-        if (source?.list().includes(connection)) source.emit({ type: "notification", server: server.name, method, params });
+        if (source?.connection(server.name) === connection) source.emit({ type: "notification", server: server.name, method, params });
       },
     );
     return connection;
   };
+  const connections = parsed.servers.map(make);
   source = new Source(connections, invalid, make);
   for (const { error } of parsed.invalid) options.log?.(error);
   const ready = Promise.all(
