@@ -123,7 +123,7 @@ export class CallbackHub {
 /** Browser mode: the callback on the app's own listener. It carries no token (a browser redirect
  * cannot), so the listener must mount it without the bearer check; `state` is its credential. */
 export function callbackRoute(hub: CallbackHub): Route {
-  return { prefix: CALLBACK_PATH, handle: (req, res) => hub.serve(req, res) };
+  return { prefix: CALLBACK_PATH, public: true, handle: (req, res) => hub.serve(req, res) };
 }
 
 export interface CallbackListener {

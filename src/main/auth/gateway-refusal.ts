@@ -42,6 +42,7 @@ export function discoveryRefusal(pathname: string): { status: number; body: { er
 export function discoveryRoute(): Route {
   return {
     prefix: "/.well-known",
+    public: true,
     handle(req: IncomingMessage, res: ServerResponse) {
       const pathname = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
       const refusal = discoveryRefusal(pathname) ?? { status: 404, body: { error: "not_found", error_description: "Nothing is served here." } };

@@ -8,6 +8,7 @@ import { checkRequest, isLoopbackHost, isLoopbackOrigin, sameSecret, type GuardR
 import { declaredTooLarge, HttpError, MAX_BODY_BYTES } from "./body";
 import { serveStatic } from "./static-files";
 import { parseTarget } from "./request-target";
+import { discoveryRoute, gatewayChallenge } from "../auth/gateway-refusal";
 
 export type Refusal = Extract<GuardResult, { ok: false }>;
 
@@ -17,6 +18,12 @@ export interface Route {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void> | void;
   /** Writes a refusal in the route's own error shape (JSON-RPC for /mcp); plain JSON otherwise. */
   refuse?(res: ServerResponse, refusal: Refusal): void;
+  /**
+   * Served without the bearer token, after the Host and Origin checks: the OAuth callback (a
+   * browser redirect cannot carry the token; its `state` is its credential) and OAuth discovery
+   * (a client discovering has no token to send).
+   */
+  public?: boolean;
 }
 
 export interface ListenerOptions {
@@ -70,7 +77,7 @@ function sendJsonError(res: ServerResponse, refusal: Refusal): void {
     return;
   }
   const headers: Record<string, string> = { ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" };
-  if (refusal.status === 401) headers["www-authenticate"] = 'Bearer realm="toolnexus-companion"';
+  if (refusal.status === 401) headers["www-authenticate"] = gatewayChallenge();
   res.writeHead(refusal.status, headers);
   res.end(JSON.stringify({ error: { status: refusal.status, message: refusal.message } }));
 }
@@ -93,10 +100,20 @@ function writeRaw(socket: Duplex, status: number, message: string): void {
 
 const BAD_TARGET = "Refused: the request target is not a valid path.";
 
+/** A public route still answers loopback names and loopback origins only (DNS rebinding). */
+function publicVerdict(req: IncomingMessage): GuardResult {
+  const host = typeof req.headers.host === "string" ? req.headers.host : undefined;
+  if (!isLoopbackHost(host)) return { ok: false, status: 403, message: `Refused: Host "${host ?? ""}" is not a loopback name.` };
+  const origin = req.headers.origin;
+  if (origin !== undefined && !isLoopbackOrigin(String(origin))) return { ok: false, status: 403, message: "Refused: foreign Origin." };
+  return { ok: true, via: "bearer" };
+}
+
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   const host = options.host ?? "127.0.0.1";
   if (host !== "127.0.0.1") throw new Error(`The companion listens on 127.0.0.1 only, not "${host}".`);
-  const routes = [...(options.routes ?? [])];
+  // OAuth discovery answers a clear error, so an OAuth client told "401" stops instead of registering.
+  const routes = [...(options.routes ?? []), discoveryRoute()];
   const log = options.log ?? (() => {});
   // The page's cookie carries a per-run session secret, not the token itself: rotating the
   // gateway token then does not log out open pages, and the token never sits in a cookie jar.
@@ -111,7 +128,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (!url) return sendText(res, 400, BAD_TARGET);
     const route = routes.find((r) => matches(r.prefix, url.pathname));
     if (route) {
-      const verdict = checkRequest(req, { token: options.token, allowCookie: false });
+      const verdict = route.public ? publicVerdict(req) : checkRequest(req, { token: options.token, allowCookie: false });
       const refuse = (refusal: Refusal) => (route.refuse ? route.refuse(res, refusal) : sendJsonError(res, refusal));
       if (!verdict.ok) return refuse(verdict);
       if (declaredTooLarge(req)) {
