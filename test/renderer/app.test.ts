@@ -174,6 +174,18 @@ describe("App: inbox", () => {
     expect(screen.queryByRole("status", { name: "New question" })).toBeNull();
   });
 
+  it("a question a rule answers at once is neither listed nor opened", async () => {
+    const api = start(fakeApi({ "servers:list": async () => ok(servers) }));
+    await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
+    await screen.findByRole("form", { name: "Run echo" });
+    const e = formEntry({ type: "object", properties: {} }, "Answered by a rule");
+    api.emit("inbox:event", { type: "added", entry: e, byRule: "rule-1" });
+    api.emit("inbox:event", { type: "answered", id: e.request.id, answer: { id: e.request.id, ok: true, data: {} } });
+    expect(screen.getByRole("button", { name: "Servers" }).getAttribute("aria-current")).toBe("page");
+    expect(screen.queryByRole("status", { name: "New question" })).toBeNull();
+    expect(screen.queryByText(/waiting/)).toBeNull();
+  });
+
   it("a question arriving while the person is not typing opens at once", async () => {
     const api = start(fakeApi({ "servers:list": async () => ok(servers) }));
     await fireEvent.click(screen.getByRole("button", { name: "Servers" }));

@@ -185,6 +185,8 @@ export class CompanionStore {
     if (event.type === "added") {
       const id = event.entry.request.id;
       if (this.pending.some((e) => e.request.id === id)) return;
+      // A rule the person set answers it at once (its "answered" follows): nothing to show or open.
+      if (event.byRule) return;
       // Asked before the list grows: the new question itself must not count as one on screen.
       const busy = this.showingQuestion || (this.options.typing?.() ?? false);
       this.pending = [...this.pending, event.entry];
