@@ -116,6 +116,9 @@ interface Watched {
   busy: boolean;
 }
 
+/** JSON-RPC errors only a live server sends: invalid request, method not found, invalid params, internal. */
+const ANSWERED = new Set([-32600, -32601, -32602, -32603]);
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -232,6 +235,8 @@ export function superviseSource(source: RuntimeSource, options: SuperviseOptions
                 () => undefined,
                 async (error) => {
                   if (closed || source.connection(name) !== connection || connection.status.state !== "connected") return;
+                  // A server that answers with a JSON-RPC error (no ping handler) is alive.
+                  if (!abort.signal.aborted && ANSWERED.has((error as { code?: unknown }).code as number)) return;
                   const why = abort.signal.aborted ? errorMessage(abort.signal.reason) : errorMessage(error);
                   // The old connection goes now, so its tools and questions go with it.
                   await source.replace(connection.config);
