@@ -30,7 +30,19 @@ export interface RuleStoreOptions {
 interface Use {
   uses: number;
   lastUsedAt?: number;
+  /** When it answered within the last minute, for the burst cap. */
+  recent: number[];
+  /** Said once per burst that it stopped answering. */
+  capped?: boolean;
 }
+
+/**
+ * Answers one rule gives in a minute at most. A server asking the same form in a loop would
+ * otherwise be answered as fast as it asks, with the person none the wiser; past the cap its
+ * questions reach the person again until the minute has passed.
+ */
+export const MAX_RULE_ANSWERS_PER_MINUTE = 30;
+const MINUTE_MS = 60_000;
 
 export class RuleStore {
   private session: Rule[] = [];
@@ -140,6 +152,17 @@ export class RuleStore {
   autoAnswer(entry: PendingEntry): AutoAnswer | undefined {
     const rule = this.match(entry);
     if (!rule) return undefined;
+    const use = this.useOf(rule.id);
+    const now = this.now();
+    use.recent = use.recent.filter((t) => now - t < MINUTE_MS);
+    if (use.recent.length >= MAX_RULE_ANSWERS_PER_MINUTE) {
+      if (!use.capped) this.log(`rules: rule ${rule.id} answered ${use.recent.length} questions in a minute; the next ones go to the person until the minute has passed.`);
+      use.capped = true;
+      return undefined;
+    }
+    use.capped = false;
+    // Counted when offered: an answer the Inbox then refuses still counts against the burst.
+    use.recent.push(now);
     const onRefused = (reason: string) =>
       this.log(`rules: rule ${rule.id} no longer fits this form (${reason}); the question waits for the person.`);
     if (rule.action === "decline") return { ok: false, reason: "declined", ruleId: rule.id, onRefused };
@@ -149,10 +172,15 @@ export class RuleStore {
   /** Counts an answer given by rule `id` (from the Inbox's "answered" event). */
   noteUsed(id: string): void {
     if (!this.all().some((r) => r.id === id)) return;
-    const use = this.used.get(id) ?? { uses: 0 };
+    const use = this.useOf(id);
     use.uses++;
     use.lastUsedAt = this.now();
-    this.used.set(id, use);
+  }
+
+  private useOf(id: string): Use {
+    let use = this.used.get(id);
+    if (!use) this.used.set(id, (use = { uses: 0, recent: [] }));
+    return use;
   }
 
   on(listener: (rules: RuleView[]) => void): () => void {

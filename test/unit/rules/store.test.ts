@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { approvalRequest } from "../../../src/main/agents/approval-request";
 import { Inbox } from "../../../src/main/inbox";
 import { openRules } from "../../../src/main/rules";
-import { RuleRefusedError, RuleStore } from "../../../src/main/rules/store";
+import { MAX_RULE_ANSWERS_PER_MINUTE, RuleRefusedError, RuleStore } from "../../../src/main/rules/store";
 import { writeRulesFile } from "../../../src/main/rules/file";
 import { secretScrubber } from "../../../src/main/secrets/scrub";
 import type { Asker, InboxEvent, Request } from "../../../src/shared/types";
@@ -126,6 +126,29 @@ describe("a rule answers the next matching question at once", () => {
     void s.inbox.waitFor(next, { source: github });
     expect(s.inbox.get(next.id)).toBeDefined();
     expect(JSON.parse(readFileSync(s.file, "utf8")).rules).toEqual([]);
+  });
+
+  it("answers at most MAX_RULE_ANSWERS_PER_MINUTE a minute: a server asking in a loop reaches the person again", async () => {
+    let now = 1_000_000;
+    const inbox = new Inbox();
+    const lines: string[] = [];
+    const rules = openRules(inbox, { now: () => now, log: (l) => lines.push(l) });
+    cleanups.push(() => inbox.close());
+    const seed = form();
+    void inbox.waitFor(seed, { source: github });
+    rules.store.add(inbox.get(seed.id)!, { action: "decline", scope: "session" });
+    inbox.answer(seed.id, { ok: false, reason: "declined" });
+    for (let i = 0; i < MAX_RULE_ANSWERS_PER_MINUTE; i++) {
+      now += 100;
+      await expect(inbox.waitFor(form(), { source: github })).resolves.toMatchObject({ reason: "declined" });
+    }
+    const held = form();
+    void inbox.waitFor(held, { source: github });
+    expect(inbox.get(held.id)).toBeDefined();
+    expect(lines.join("\n")).toMatch(/answered 30 questions in a minute; the next ones go to the person/);
+    now += 60_000;
+    await expect(inbox.waitFor(form(), { source: github })).resolves.toMatchObject({ reason: "declined" });
+    expect(rules.store.list()[0]).toMatchObject({ uses: MAX_RULE_ANSWERS_PER_MINUTE + 1 });
   });
 
   it("the newest rule for the same form replaces the older one of its scope", async () => {
