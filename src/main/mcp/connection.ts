@@ -173,7 +173,8 @@ export class ServerConnection implements McpBackend {
       const outcome = await this.attempt();
       if (outcome !== "needs-sign-in") return outcome === "connected";
       if (round >= MAX_SIGN_INS_PER_CONNECT) {
-        this.setStatus({ state: "failed", error: `still refused after ${round} sign-ins (the server may want scopes its authorization server does not grant)` });
+        // needs-sign-in, not failed: a supervisor restarting a failed server would ask again and again.
+        this.setStatus({ state: "needs-sign-in", error: `sign-in did not complete: still refused after ${round} sign-ins (the server may want scopes its authorization server does not grant)` });
         return false;
       }
     }
