@@ -6,6 +6,7 @@ import { Inbox, inboxWaitFor, type InboxOptions } from "./inbox";
 import type { McpSource } from "./mcp/types";
 import { startMcp } from "./mcp/source";
 import { createHandlers, type Handlers } from "./api/handlers";
+import { createServerManagementHandlers } from "./api/server-handlers";
 import { SettingsState, type Platform } from "./api/settings-state";
 import {
   createMemoryStore,
@@ -18,6 +19,7 @@ import {
 } from "./secrets";
 import { readConfigFile } from "./config-file";
 import { historyOffHandlers, openHistory } from "./history";
+import { openRules } from "./rules";
 import { parseConfig, type SkippedEntry } from "./mcp/config";
 import { superviseSource, type RuntimeSource } from "./mcp/supervisor";
 
@@ -38,6 +40,8 @@ export interface CoreOptions {
   maxWaitMs?: number;
   /** The history database (defaultHistoryPath() in the apps); without it nothing is recorded. */
   historyPath?: string;
+  /** The rules file (defaultRulesPath() in the apps); without it rules last this session only. */
+  rulesPath?: string;
   /**
    * Return before the servers have connected (they show `connecting`): the app's windows, tray
    * and gateway come up at once instead of waiting for the slowest server. `ready` settles later.
@@ -144,6 +148,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const inbox = new Inbox(options.inbox);
   // History records every question from the moment the Inbox exists; it never blocks answering.
   const history = options.historyPath ? openHistory(inbox, { path: options.historyPath, log, redact: (v) => secretScrubber.scrubValue(v) }) : undefined;
+  // Rules answer matching questions the moment they are admitted (after history starts listening).
+  const rules = openRules(inbox, { ...(options.rulesPath ? { path: options.rulesPath } : {}), log, redact: (v) => secretScrubber.scrubValue(v) });
   const loadOptions = {
     waitFor: inboxWaitFor(inbox),
     log,
@@ -194,10 +200,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     inbox.on((event) => events.emit("inbox:event", event)),
     source.on(() => events.emit("servers:changed", rawServers())),
     settings.on((value) => events.emit("settings:changed", value)),
+    rules.on((list) => events.emit("rules:changed", list)),
   ];
 
   const handlers = scrubbedHandlers({
     ...(history?.handlers ?? historyOffHandlers()),
+    ...rules.handlers,
+    ...createServerManagementHandlers({ supervisor, configPath: options.config === undefined ? options.configPath : undefined, servers }),
     ...createHandlers({
     inbox,
     source: () => source,
@@ -241,6 +250,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       // clients and their children go, and the listener last so pages hear all of it.
       closing ??= (async () => {
         inbox.close();
+        rules.close();
         // What the shutdown withdrew is written before the file closes.
         history?.close();
         try {

@@ -10,6 +10,7 @@ import { startCompanionServer } from "./http/companion-server";
 import { installOrphanGuard } from "./process/orphan-guard";
 import { openSecretStore, scrubbedLog } from "./secrets";
 import { defaultHistoryPath } from "./history";
+import { defaultRulesPath } from "./rules";
 
 // out/main/index.js → the app root holds out/renderer, out/preload and out/assets.
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -30,7 +31,7 @@ void runDesktopApp({
     // ends our servers if this process dies without closing them (process/orphan-guard.ts).
     await installOrphanGuard({ log });
     // The tray and window come up at once; servers show "connecting" until they are ready.
-    const core = await createCore({ configPath: args.configPath, platform, log, secrets: await openSecretStore(), connectInBackground: true, historyPath: defaultHistoryPath() });
+    const core = await createCore({ configPath: args.configPath, platform, log, secrets: await openSecretStore(), connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath() });
     try {
       const server = await startCompanionServer(core, { staticDir: path.join(outDir, "renderer"), log, ...(args.port !== undefined ? { port: args.port } : {}) });
       log(`gateway: agents reach the companion at ${server.url}/mcp`);

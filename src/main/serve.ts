@@ -14,6 +14,7 @@ import { installOrphanGuard } from "./process/orphan-guard";
 import { watchParent } from "./process/parent-watch";
 import { resolveConfigPath } from "./config-file";
 import { defaultHistoryPath } from "./history";
+import { defaultRulesPath } from "./rules";
 
 /** In a browser the page opens URLs itself, and there is no login item to manage. */
 export const browserPlatform: Platform = {
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   // die with us however we die.
   const guard = await installOrphanGuard({ log });
   const secrets = await openSecretStore();
-  const core = await createCore({ configPath: args.config, platform: browserPlatform, log, secrets, connectInBackground: true, historyPath: defaultHistoryPath() });
+  const core = await createCore({ configPath: args.config, platform: browserPlatform, log, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath() });
   // Handlers before the link is printed: whoever reads it may signal at once, and a SIGTERM
   // without a handler would kill us without closing the servers.
   let stopping = false;

@@ -1,6 +1,7 @@
 // The one contract between the renderer and main. The Electron preload and the browser
 // WebSocket transport both implement `CompanionApi`; main serves both from one handler map.
 import { HISTORY_INVOKE_CHANNELS, type HistoryInvokeMap } from "./history";
+import { RULES_EVENT_CHANNELS, RULES_INVOKE_CHANNELS, type RulesEventMap, type RulesInvokeMap } from "./rules";
 import type { Answer, InboxEvent, PendingEntry, ServerStatus, ToolInfo, ToolRunResult } from "./types";
 
 export interface ServerView extends ServerStatus {
@@ -33,7 +34,29 @@ export interface FormCheck {
 export type AnswerInput = Answer;
 
 /** Invoke channels: channel → [argument, result]. */
-export interface InvokeMap extends HistoryInvokeMap {
+/** The Servers view's actions on the companion's own servers (src/main/api/server-handlers.ts). */
+export interface ServerManagementInvokeMap {
+  /** Restart a server now, or retry one in crash-loop (forgets its earlier failures). */
+  "servers:restart": [{ name: string }, ServerView[]];
+  /** Enable or disable a server in the config file; the watcher applies the edit. */
+  "servers:setEnabled": [{ name: string; enabled: boolean }, ServerView[]];
+  /** Remove a server from the config file. */
+  "servers:remove": [{ name: string }, ServerView[]];
+  /** "Try a question": start the shipped demo server for this session (the config is not written). */
+  "servers:tryDemo": [void, ServerView[]];
+  /** No config file of the companion's own yet (show the first run), and the path in use. */
+  "app:firstRun": [void, { firstRun: boolean; configPath: string }];
+}
+
+export const SERVER_MANAGEMENT_CHANNELS = [
+  "servers:restart",
+  "servers:setEnabled",
+  "servers:remove",
+  "servers:tryDemo",
+  "app:firstRun",
+] as const satisfies readonly (keyof ServerManagementInvokeMap)[];
+
+export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManagementInvokeMap {
   "inbox:list": [void, PendingEntry[]];
   "inbox:answer": [AnswerInput, Answer];
   "servers:list": [void, ServerView[]];
@@ -59,7 +82,7 @@ export interface InvokeMap extends HistoryInvokeMap {
 }
 
 /** Event channels: channel → payload. */
-export interface EventMap {
+export interface EventMap extends RulesEventMap {
   "inbox:event": InboxEvent;
   "servers:changed": ServerView[];
   "settings:changed": Settings;
@@ -88,6 +111,8 @@ export const INVOKE_CHANNELS = [
   "secrets:set",
   "secrets:delete",
   ...HISTORY_INVOKE_CHANNELS,
+  ...SERVER_MANAGEMENT_CHANNELS,
+  ...RULES_INVOKE_CHANNELS,
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [
@@ -95,6 +120,7 @@ export const EVENT_CHANNELS = [
   "servers:changed",
   "settings:changed",
   "inbox:focus",
+  ...RULES_EVENT_CHANNELS,
 ] as const satisfies readonly EventChannel[];
 
 /** Every invoke resolves to an envelope; errors never throw across the boundary. */

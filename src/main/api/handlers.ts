@@ -1,8 +1,9 @@
 // The one handler map behind every transport (Electron IPC and the browser WebSocket). Each
 // handler takes untrusted input, checks it, and either returns the contract's result or throws
 // an error the transport wraps into an Envelope.
-import type { FormCheck, InvokeChannel, InvokeResult, ServerView } from "../../shared/contract";
+import type { FormCheck, InvokeChannel, InvokeResult, ServerManagementInvokeMap, ServerView } from "../../shared/contract";
 import type { HistoryInvokeMap } from "../../shared/history";
+import type { RulesInvokeMap } from "../../shared/rules";
 import type { Answer, ToolRunResult } from "../../shared/types";
 import { checkFormAnswer, checkToolArguments } from "../../forms/check-answer";
 import { InboxError, type Inbox } from "../inbox";
@@ -14,8 +15,8 @@ import type { Platform, SettingsState } from "./settings-state";
 import { booleanField, isPlainObject, noArg, objectArg, stringField } from "./validate";
 
 export type Handlers = { [C in InvokeChannel]: (arg: unknown) => Promise<InvokeResult<C>> };
-/** The channels this map serves; history's come from src/main/history (core merges both). */
-export type CoreHandlers = Omit<Handlers, keyof HistoryInvokeMap>;
+/** The channels this map serves; history's and server management's come from their own modules (core merges them). */
+export type CoreHandlers = Omit<Handlers, keyof HistoryInvokeMap | keyof RulesInvokeMap | keyof ServerManagementInvokeMap>;
 
 export interface HandlerDeps {
   inbox: Inbox;

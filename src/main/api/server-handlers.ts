@@ -1,0 +1,75 @@
+// The Servers view's actions on the companion's own servers: restart or retry one, enable,
+// disable or remove one (edits of the config file, which the supervisor's watcher then applies),
+// the first-run facts, and "Try a question" (the shipped demo server, for this session only).
+import type { ServerManagementInvokeMap, ServerView } from "../../shared/contract";
+import { editConfigFile, removeServer, setServerEnabled } from "../mcp/config-edit";
+import { demoServer, firstRunInfo } from "../mcp/first-run";
+import type { Supervisor } from "../mcp/supervisor";
+import { HandlerError } from "./envelope";
+import { booleanField, noArg, objectArg, stringField } from "./validate";
+
+export type ServerManagementHandlers = {
+  [C in keyof ServerManagementInvokeMap]: (arg: unknown) => Promise<ServerManagementInvokeMap[C][1]>;
+};
+
+export interface ServerManagementDeps {
+  /** Absent when the servers came from an object, not a file (tests, embedding). */
+  supervisor?: Supervisor;
+  configPath?: string;
+  servers: () => ServerView[];
+}
+
+const MAX_NAME = 200;
+
+export function createServerManagementHandlers(deps: ServerManagementDeps): ServerManagementHandlers {
+  const supervisor = (channel: string): Supervisor => {
+    if (!deps.supervisor) throw new HandlerError("unsupported", `${channel}: this companion was not started from a config file.`);
+    return deps.supervisor;
+  };
+  const configPath = (channel: string): string => {
+    if (!deps.configPath) throw new HandlerError("unsupported", `${channel}: this companion has no config file to edit.`);
+    return deps.configPath;
+  };
+  const known = (channel: string, name: string) => {
+    if (!deps.servers().some((s) => s.name === name)) throw new HandlerError("unknown-server", `${channel}: no server is named "${name}".`);
+  };
+
+  return {
+    async "servers:restart"(arg) {
+      const name = stringField("servers:restart", objectArg("servers:restart", arg), "name", MAX_NAME);
+      known("servers:restart", name);
+      await supervisor("servers:restart").restart(name);
+      return deps.servers();
+    },
+    async "servers:setEnabled"(arg) {
+      const input = objectArg("servers:setEnabled", arg);
+      const name = stringField("servers:setEnabled", input, "name", MAX_NAME);
+      const enabled = booleanField("servers:setEnabled", input, "enabled");
+      await editConfigFile(configPath("servers:setEnabled"), (text) => setServerEnabled(text, name, enabled));
+      await deps.supervisor?.settled();
+      return deps.servers();
+    },
+    async "servers:remove"(arg) {
+      const name = stringField("servers:remove", objectArg("servers:remove", arg), "name", MAX_NAME);
+      await editConfigFile(configPath("servers:remove"), (text) => removeServer(text, name));
+      await deps.supervisor?.settled();
+      return deps.servers();
+    },
+    async "servers:tryDemo"(arg) {
+      noArg("servers:tryDemo", arg);
+      let demo;
+      try {
+        demo = demoServer();
+      } catch (error) {
+        throw new HandlerError("no-demo", (error as Error).message);
+      }
+      await supervisor("servers:tryDemo").startExtra(demo);
+      return deps.servers();
+    },
+    async "app:firstRun"(arg) {
+      noArg("app:firstRun", arg);
+      if (!deps.configPath) return { firstRun: false, configPath: "" };
+      return firstRunInfo(deps.configPath);
+    },
+  };
+}
