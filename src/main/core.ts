@@ -20,6 +20,7 @@ import {
 import { readConfigFile } from "./config-file";
 import { historyOffHandlers, openHistory } from "./history";
 import { openRules } from "./rules";
+import { CallbackHub, createAuth, startCallbackListener } from "./auth";
 import { parseConfig, type SkippedEntry } from "./mcp/config";
 import { superviseSource, type RuntimeSource } from "./mcp/supervisor";
 
@@ -150,8 +151,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const history = options.historyPath ? openHistory(inbox, { path: options.historyPath, log, redact: (v) => secretScrubber.scrubValue(v) }) : undefined;
   // Rules answer matching questions the moment they are admitted (after history starts listening).
   const rules = openRules(inbox, { ...(options.rulesPath ? { path: options.rulesPath } : {}), log, redact: (v) => secretScrubber.scrubValue(v) });
+  // Remote servers that need OAuth ask the person through the Inbox; the browser comes back to a
+  // loopback listener of this run (RFC 8252: the registration is kept whatever its port).
+  const oauthHub = new CallbackHub();
+  const oauthCallback = await startCallbackListener(oauthHub);
+  const auth = createAuth({ secrets, callbackUrl: oauthCallback.url, hub: oauthHub, redact: (value) => secretScrubber.register(value) });
   const loadOptions = {
     waitFor: inboxWaitFor(inbox),
+    auth,
     log,
     secret: (name: string) => secrets.get(name),
     ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
@@ -206,7 +213,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const handlers = scrubbedHandlers({
     ...(history?.handlers ?? historyOffHandlers()),
     ...rules.handlers,
-    ...createServerManagementHandlers({ supervisor, configPath: options.config === undefined ? options.configPath : undefined, servers }),
+    ...createServerManagementHandlers({ supervisor, auth, configPath: options.config === undefined ? options.configPath : undefined, servers }),
     ...createHandlers({
     inbox,
     source: () => source,
@@ -261,7 +268,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         }
         for (const unsubscribe of unsubscribes) unsubscribe();
         settings.close();
-        await Promise.allSettled(listeners.map((l) => l.close()));
+        await Promise.allSettled([...listeners.map((l) => l.close()), oauthCallback.close()]);
         events.clear();
       })();
       return closing;

@@ -42,6 +42,10 @@ export interface ServerManagementInvokeMap {
   "servers:setEnabled": [{ name: string; enabled: boolean }, ServerView[]];
   /** Remove a server from the config file. */
   "servers:remove": [{ name: string }, ServerView[]];
+  /** Sign in to a remote server that needs OAuth: a sign-in question opens in the Inbox. */
+  "servers:signIn": [{ name: string }, ServerView[]];
+  /** Forget a remote server's OAuth tokens and registration (every stored item). */
+  "servers:signOut": [{ name: string }, ServerView[]];
   /** "Try a question": start the shipped demo server for this session (the config is not written). */
   "servers:tryDemo": [void, ServerView[]];
   /** No config file of the companion's own yet (show the first run), and the path in use. */
@@ -53,6 +57,8 @@ export const SERVER_MANAGEMENT_CHANNELS = [
   "servers:setEnabled",
   "servers:remove",
   "servers:tryDemo",
+  "servers:signIn",
+  "servers:signOut",
   "app:firstRun",
 ] as const satisfies readonly (keyof ServerManagementInvokeMap)[];
 

@@ -17,6 +17,8 @@ export interface ServerManagementDeps {
   supervisor?: Supervisor;
   configPath?: string;
   servers: () => ServerView[];
+  /** OAuth sign-in for remote servers (src/main/auth). */
+  auth?: { signIn(server: string): Promise<boolean>; signOut(server: string): Promise<void> };
 }
 
 const MAX_NAME = 200;
@@ -64,6 +66,24 @@ export function createServerManagementHandlers(deps: ServerManagementDeps): Serv
         throw new HandlerError("no-demo", (error as Error).message);
       }
       await supervisor("servers:tryDemo").startExtra(demo);
+      return deps.servers();
+    },
+    async "servers:signIn"(arg) {
+      const name = stringField("servers:signIn", objectArg("servers:signIn", arg), "name", MAX_NAME);
+      known("servers:signIn", name);
+      if (!deps.auth) throw new HandlerError("unsupported", "servers:signIn: sign-in is not available here.");
+      try {
+        await deps.auth.signIn(name);
+      } catch (error) {
+        throw new HandlerError("sign-in-failed", `Sign-in to "${name}" did not complete: ${(error as Error).message}`);
+      }
+      return deps.servers();
+    },
+    async "servers:signOut"(arg) {
+      const name = stringField("servers:signOut", objectArg("servers:signOut", arg), "name", MAX_NAME);
+      known("servers:signOut", name);
+      if (!deps.auth) throw new HandlerError("unsupported", "servers:signOut: sign-in is not available here.");
+      await deps.auth.signOut(name);
       return deps.servers();
     },
     async "app:firstRun"(arg) {

@@ -3,6 +3,7 @@
 import type { Settings } from "../../shared/contract";
 import { HandlerError } from "./envelope";
 import { GATEWAY_TOKEN_SECRET, type SecretStore } from "./secret-store";
+import { isOAuthSecret } from "../auth/keys";
 
 export interface Platform {
   /** Opens an http(s) url in the system browser; null when the page opens it itself (browser mode). */
@@ -82,7 +83,8 @@ export class SettingsState {
 
   async refreshSecretNames(): Promise<Settings> {
     try {
-      this.secretNames = (await this.secrets.list()).filter((name) => name !== GATEWAY_TOKEN_SECRET);
+      // OAuth tokens and registrations are the companion's own, not secrets the person set.
+      this.secretNames = (await this.secrets.list()).filter((name) => name !== GATEWAY_TOKEN_SECRET && !isOAuthSecret(name));
     } catch {
       this.secretNames = [];
     }

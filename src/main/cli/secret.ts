@@ -1,6 +1,7 @@
 // `toolnexus-companion secret set|delete|list`: manage the secrets remote servers' headers
 // reference as ${secret:NAME}. Values come from stdin so they stay out of shell history and `ps`.
 import { checkSecretName, GATEWAY_TOKEN_SECRET, openSecretStore } from "../secrets";
+import { isOAuthSecret } from "../auth/keys";
 
 const USAGE = "Usage: toolnexus-companion secret set NAME   (value from stdin)\n       toolnexus-companion secret delete NAME\n       toolnexus-companion secret list\n";
 
@@ -39,7 +40,7 @@ export async function runSecret(args: string[]): Promise<number> {
   }
 
   if (action === "list") {
-    const names = (await store.list()).filter((n) => n !== GATEWAY_TOKEN_SECRET);
+    const names = (await store.list()).filter((n) => n !== GATEWAY_TOKEN_SECRET && !isOAuthSecret(n));
     if (names.length > 0) process.stdout.write(`${names.join("\n")}\n`);
     return 0;
   }
