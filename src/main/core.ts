@@ -21,6 +21,8 @@ import { readConfigFile } from "./config-file";
 import { historyOffHandlers, openHistory } from "./history";
 import { openRules } from "./rules";
 import { CallbackHub, createAuth, startCallbackListener } from "./auth";
+import { readWhoAnswers, whoAnswersFor, type WhoAnswersSetting } from "./gateway/who-answers";
+import type { WhoAnswers } from "./gateway/tool-server";
 import { parseConfig, type SkippedEntry } from "./mcp/config";
 import { superviseSource, type RuntimeSource } from "./mcp/supervisor";
 
@@ -72,6 +74,8 @@ export interface Core {
   pauseNotifications(minutes: number | null): void;
   /** The gateway's current bearer token (also the page link's token). Read it per request. */
   token(): string;
+  /** Who answers a server's question during this agent's gateway call (config `gateway.elicitation`). */
+  whoAnswers(agent: string): WhoAnswers;
   /** Registers the loopback listener: its url shows in settings and close() closes it last. */
   attachListener(listener: AttachedListener): void;
   /** Asks every view to show question `id` (tray menu, notification click). */
@@ -144,6 +148,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   }
 
   registerConfiguredSecrets(config, secretScrubber);
+  let whoAnswers: WhoAnswersSetting = readWhoAnswersLogged(config, log);
   for (const entry of skippedEntries(config)) log(`config: "${entry.name}" skipped: ${entry.reason}`);
 
   const inbox = new Inbox(options.inbox);
@@ -173,7 +178,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const { source, ready } = started;
   // Servers from a config file are kept running and follow its edits (mcp/supervisor.ts).
   const supervisor = options.config === undefined && options.configPath
-    ? superviseSource(source as RuntimeSource, { configPath: options.configPath, initialError: configError, log, onConfig: (c) => registerConfiguredSecrets(c, secretScrubber), onConfigError: () => events.emit("servers:changed", rawServers()) })
+    ? superviseSource(source as RuntimeSource, { configPath: options.configPath, initialError: configError, log, onConfig: (c) => {
+      registerConfiguredSecrets(c, secretScrubber);
+      whoAnswers = readWhoAnswersLogged(c, log);
+    }, onConfigError: () => events.emit("servers:changed", rawServers()) })
     : undefined;
   if (!options.connectInBackground) await ready;
   if (configError) log(`config: ${configError}`);
@@ -246,6 +254,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       else settings.pause(minutes);
     },
     token: () => token,
+    whoAnswers: (agent) => whoAnswersFor(whoAnswers, agent),
     attachListener(listener) {
       listeners.push(listener);
       settings.setGatewayUrl(`${listener.url}/mcp`);
@@ -303,4 +312,10 @@ function skippedEntries(config: unknown): SkippedEntry[] {
   } catch {
     return [];
   }
+}
+
+function readWhoAnswersLogged(config: unknown, log: (line: string) => void): WhoAnswersSetting {
+  const { setting, problems } = readWhoAnswers(config);
+  for (const problem of problems) log(`config: ${problem}; the person answers instead.`);
+  return setting;
 }

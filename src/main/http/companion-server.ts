@@ -22,7 +22,8 @@ export interface CompanionServer extends Listener {
 export async function startCompanionServer(core: Core, options: CompanionServerOptions): Promise<CompanionServer> {
   const log = options.log ?? (() => {});
   const ws = createWsServer(core, log);
-  const gateway = createGatewayRoute({ source: core.source, inbox: core.inbox, log });
+  // Read per call, so an edit of `gateway.elicitation` in the config applies at once.
+  const gateway = createGatewayRoute({ source: core.source, inbox: core.inbox, log, elicitation: (agent) => core.whoAnswers(agent) });
   const requests = createRequestsRoute({ inbox: core.inbox, log });
   const listener = await startListener({
     host: "127.0.0.1",

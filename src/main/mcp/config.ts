@@ -9,7 +9,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Keys a bare server map may carry that are not servers (toolnexus config sections). */
-const RESERVED_KEYS = new Set(["builtins", "agents", "a2a", "mcpServer"]);
+const RESERVED_KEYS = new Set(["builtins", "agents", "a2a", "mcpServer", "gateway"]);
 const WRAPPER_KEYS = ["mcpServers", "servers", "context_servers", "mcp"] as const;
 /** The keys that make an entry a server; an entry with none of them is some other setting. */
 const SERVER_KEYS = ["command", "url", "serverUrl", "httpUrl", "type"] as const;
