@@ -1,12 +1,6 @@
 // `toolnexus-companion <command>`: the companion's command line, for agents' configs and scripts.
-import { runAgents } from "./agents";
-import { runConnect } from "./connect";
-import { runHistory } from "./history";
-import { runHook } from "./hook";
-import { runRules } from "./rules";
-import { runSecret } from "./secret";
-import { runServers } from "./servers";
-import { runToken } from "./token";
+// Each command is imported when it runs: a permission hook must start fast (the agent waits on
+// it), and it needs none of the MCP SDK, SQLite or the config readers the other commands load.
 
 const USAGE = `Usage: toolnexus-companion <command>
 
@@ -30,6 +24,10 @@ const USAGE = `Usage: toolnexus-companion <command>
   servers import [--from CLIENT|FILE] [--dry-run] [--json]
                           Add the servers other clients (Claude, Cursor, VS Code, Windsurf, Zed,
                           opencode, Codex, Gemini CLI) already run; --config PATH for another config.
+  servers add|edit NAME (--command CMD [--arg=A]... | --url URL) [--env K=V]... [--header K=V]...
+  servers enable|disable|remove NAME
+                          Edit the companion's config (comments and other keys kept); the
+                          running app applies the change within a second or two.
   token                   Print the gateway token, for pasting into an agent's config.
 `;
 
@@ -37,21 +35,21 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case "agents":
-      return runAgents(rest);
+      return (await import("./agents")).runAgents(rest);
     case "connect":
-      return runConnect(rest);
+      return (await import("./connect")).runConnect(rest);
     case "hook":
-      return runHook(rest);
+      return (await import("./hook")).runHook(rest);
     case "history":
-      return runHistory(rest);
+      return (await import("./history")).runHistory(rest);
     case "rules":
-      return runRules(rest);
+      return (await import("./rules")).runRules(rest);
     case "secret":
-      return runSecret(rest);
+      return (await import("./secret")).runSecret(rest);
     case "servers":
-      return runServers(rest);
+      return (await import("./servers")).runServers(rest);
     case "token":
-      return runToken(rest);
+      return (await import("./token")).runToken(rest);
     case "help":
     case "--help":
     case "-h":
