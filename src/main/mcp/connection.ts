@@ -112,6 +112,14 @@ export class ServerConnection implements McpBackend {
   private readonly openHandlers = new Set<Promise<unknown>>();
   /** Messages handed to the transport and not yet written: quitting waits for those too. */
   private readonly pendingSends = new Set<Promise<void>>();
+  /**
+   * Progress of the calls in flight, by the token each call sent. The SDK's own `onprogress` is
+   * not used: it runs a notification's handler a microtask late but settles a response at once,
+   * dropping that handler, so a last progress read in the same chunk as its result (stdio under
+   * load) was lost. A call's entry here outlives its response until the call's code after it runs.
+   */
+  private readonly progress = new Map<string, (progress: { progress: number; total?: number; message?: string }) => void>();
+  private progressTokens = 0;
   private pendingQuestions = 0;
   private closing = false;
   /** OAuth for this remote server (LoadOptions.auth); its credentials outlive each connection. */
@@ -320,6 +328,11 @@ export class ServerConnection implements McpBackend {
     for (const method of forwardedNotifications) {
       client.setNotificationHandler(method, (notification) => this.onNotification(method, (notification.params ?? {}) as Record<string, unknown>));
     }
+    // Replaces the SDK's handler (see `progress`); a token no call of ours sent is ignored.
+    client.setNotificationHandler("notifications/progress", (notification) => {
+      const { progressToken, progress, total, message } = notification.params;
+      this.progress.get(String(progressToken))?.({ progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) });
+    });
     this.client = client;
     this.transport = transport;
     this.status.transport = kind;
@@ -483,22 +496,24 @@ export class ServerConnection implements McpBackend {
     call.timer.hold(this.pendingQuestions > 0);
     const signal = abort.signal;
     this.activeCalls.add(call);
+    // Progress is asked for only when the caller wants it: a progress token makes a streamable
+    // HTTP server answer with an event stream, which costs a millisecond or two.
+    const onprogress = ctx.onprogress;
+    const progressToken = onprogress ? `call-${++this.progressTokens}` : undefined;
+    if (progressToken !== undefined && onprogress) {
+      this.progress.set(progressToken, (progress) => {
+        call.timer.touch();
+        onprogress(progress);
+      });
+    }
     try {
       const result = await client.callTool(
-        { name: tool, arguments: args },
+        { name: tool, arguments: args, ...(progressToken !== undefined ? { _meta: { progressToken } } : {}) },
         {
           signal,
           // Our idle timer bounds the call; the SDK's wall-clock bound is only the hard maximum.
           timeout: maxWait,
           maxTotalTimeout: maxWait,
-          // Progress is asked for only when the caller wants it: a progress token makes a
-          // streamable HTTP server answer with an event stream, which costs a millisecond or two.
-          onprogress: ctx.onprogress
-            ? (progress) => {
-                call.timer.touch();
-                ctx.onprogress?.(progress);
-              }
-            : undefined,
         },
       );
       return toToolOutput(this.config.name, tool, result as unknown as Record<string, unknown>);
@@ -508,6 +523,7 @@ export class ServerConnection implements McpBackend {
       const e = error as { code?: number; data?: unknown };
       throw new ToolCallError(`${this.config.name}: ${tool} failed: ${errorMessage(error)}`, e.code, e.data);
     } finally {
+      if (progressToken !== undefined) this.progress.delete(progressToken);
       call.timer.stop();
       abort.dispose();
       this.activeCalls.delete(call);
