@@ -534,6 +534,10 @@ export class ServerConnection implements McpBackend {
     }
   }
 
+  get name(): string {
+    return this.config.name;
+  }
+
   /** What the server said it offers at initialize (McpBackend). */
   capabilities(): Record<string, unknown> | undefined {
     return this.status.state === "connected" ? (this.client?.getServerCapabilities() as Record<string, unknown> | undefined) : undefined;
