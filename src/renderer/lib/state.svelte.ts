@@ -2,8 +2,10 @@
 // person is looking at. One instance per page; components read it and call its actions.
 import type { CompanionApi, Envelope, ServerView, Settings, AnswerInput } from "../../shared/contract";
 import type { Answer, InboxEvent, PendingEntry, WithdrawReason } from "../../shared/types";
+import type { RuleAddArg, RuleView } from "../../shared/rules";
+import { rulesClient, type RuleResult, type RulesClient } from "./rules-client";
 
-export type View = "inbox" | "servers" | "settings";
+export type View = "inbox" | "servers" | "history" | "settings";
 
 /** Why the question the person was looking at went away without them answering it here. */
 export interface Notice {
@@ -35,6 +37,22 @@ export interface Sent {
   server?: string;
   /** The Servers-view run that asked this question, whose result is shown beside the note. */
   tool?: string;
+}
+
+/** How long a rule's note (answered by a rule, rule saved or refused) stays, unless held. */
+export const RULE_NOTE_MS = 10_000;
+
+/** A quiet note about a rule: it answered a question, was saved, refused, or removed by Undo. */
+export interface RuleNote {
+  /** One note per rule (or per refused attempt): a rule answering again refreshes its note. */
+  key: string;
+  kind: "answered" | "made" | "refused" | "removed";
+  ruleId?: string;
+  /** The rule's explanation, or main's refusal in words. */
+  text: string;
+  /** Questions this rule answered while its note was up. */
+  count: number;
+  at: number;
 }
 
 export interface StoreOptions {
@@ -72,6 +90,12 @@ export class CompanionStore {
   sessionRefused = $state(false);
   loadErrors = $state<string[]>([]);
   now = $state(Date.now());
+  /** The person's rules, as main last sent them (Settings lists them; notes read explanations). */
+  rules = $state.raw<RuleView[]>([]);
+  ruleNotes = $state.raw<RuleNote[]>([]);
+  /** True while the pointer or focus is on the notes: they stay until the person leaves them. */
+  ruleNotesHeld = $state(false);
+  #rulesClient: RulesClient | undefined;
 
   current: Current = $derived.by(() => {
     const id = this.shownId;
@@ -100,6 +124,7 @@ export class CompanionStore {
       this.api.on("settings:changed", (settings) => (this.settings = settings)),
       // The tray or a notification asked for this question: show it with the keyboard in it.
       this.api.on("inbox:focus", ({ id }) => this.open(id)),
+      this.api.on("rules:changed", (rules) => (this.rules = rules)),
     ];
     // Once a second: the Inbox shows how long each question has left before it expires.
     const tick = setInterval(() => (this.now = Date.now()), 1_000);
@@ -125,6 +150,77 @@ export class CompanionStore {
     if (settings.ok) this.settings = settings.value;
     else errors.push(`Settings: ${settings.error.message}`);
     this.loadErrors = errors;
+    void this.loadRules();
+  }
+
+  get rulesApi(): RulesClient {
+    return (this.#rulesClient ??= rulesClient(this.api));
+  }
+
+  async loadRules(): Promise<void> {
+    try {
+      const result = await this.api["rules:list"]();
+      if (result.ok) this.rules = result.value;
+    } catch {
+      // A page without rules (older companion) simply lists none.
+    }
+  }
+
+  /** Makes a rule; the outcome is a note, since the question (and its form) leaves right after. */
+  async makeRule(arg: RuleAddArg): Promise<RuleResult<RuleView>> {
+    const result = await this.rulesApi.add(arg);
+    if (result.ok) {
+      const rule = result.value;
+      if (!this.rules.some((r) => r.id === rule.id)) this.rules = [...this.rules, rule];
+      this.#note({ key: rule.id, kind: "made", ruleId: rule.id, text: rule.explanation });
+    } else this.#note({ key: `refused-${arg.questionId}`, kind: "refused", text: result.message });
+    return result;
+  }
+
+  /** Settings' Remove and the notes' Undo. Returns main's refusal in words, or null. */
+  async removeRule(id: string): Promise<string | null> {
+    const result = await this.rulesApi.remove(id);
+    if (!result.ok) return result.message;
+    this.rules = this.rules.filter((r) => r.id !== id);
+    if (this.ruleNotes.some((n) => n.ruleId === id)) this.#note({ key: id, kind: "removed", ruleId: id, text: "" });
+    return null;
+  }
+
+  /** Notes young enough to show (all of them while held). */
+  get shownRuleNotes(): RuleNote[] {
+    return this.ruleNotes.filter((n) => this.ruleNotesHeld || this.now - n.at < RULE_NOTE_MS);
+  }
+
+  dismissRuleNote(key: string): void {
+    this.ruleNotes = this.ruleNotes.filter((n) => n.key !== key);
+  }
+
+  /** Holding keeps notes up; letting go gives each the full time again. */
+  holdRuleNotes(held: boolean): void {
+    this.ruleNotesHeld = held;
+    if (!held) {
+      const at = Date.now();
+      this.now = at;
+      this.ruleNotes = this.ruleNotes.map((n) => ({ ...n, at }));
+    }
+  }
+
+  #note(note: Omit<RuleNote, "count" | "at">, counts = false): void {
+    const old = this.ruleNotes.find((n) => n.key === note.key);
+    const count = counts ? (old?.kind === "answered" && this.now - old.at < RULE_NOTE_MS ? old.count + 1 : 1) : 1;
+    const at = Date.now();
+    this.now = at;
+    this.ruleNotes = [...this.ruleNotes.filter((n) => n.key !== note.key), { ...note, count, at }].slice(-5);
+  }
+
+  /** A rule answered question `id`: say so quietly, with the rule's explanation and an Undo. */
+  async #ruleAnswered(ruleId: string): Promise<void> {
+    const explanation = () => this.rules.find((r) => r.id === ruleId)?.explanation;
+    this.#note({ key: ruleId, kind: "answered", ruleId, text: explanation() ?? "" }, true);
+    if (explanation() !== undefined) return;
+    await this.loadRules();
+    const text = explanation();
+    if (text !== undefined) this.ruleNotes = this.ruleNotes.map((n) => (n.key === ruleId && n.kind === "answered" ? { ...n, text } : n));
   }
 
   show(id: string | null): void {
@@ -196,6 +292,7 @@ export class CompanionStore {
       this.#arrive(event.entry, busy);
       return;
     }
+    if (event.type === "answered" && event.by === "rule" && event.ruleId) void this.#ruleAnswered(event.ruleId);
     if (event.type === "answered" || event.type === "withdrawn") {
       const id = event.id;
       const displayed = this.view === "inbox" && this.current?.entry?.request.id === id;
