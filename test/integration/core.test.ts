@@ -63,7 +63,7 @@ describe("core with server-everything over stdio", () => {
   it("tools:run of trigger-elicitation-request puts a question in the Inbox; answering it completes the run", async () => {
     const run = core.handlers["tools:run"]({ tool: "everything_trigger-elicitation-request", args: {} });
     const added = await until(() => events.find((e): e is Extract<InboxEvent, { type: "added" }> => e.type === "added"));
-    expect(added.entry.source).toEqual({ server: "everything" });
+    expect(added.entry.source).toEqual({ server: "everything", tool: "trigger-elicitation-request" });
     expect(added.entry.request.kind).toBe("input");
     const schema = added.entry.request.data?.schema as { properties: Record<string, unknown> };
     expect(Object.keys(schema.properties)).toHaveLength(13);

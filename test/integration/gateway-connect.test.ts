@@ -60,7 +60,7 @@ describe("toolnexus-companion connect", () => {
       const question = nextQuestion(companion, (e) => e.source.agent === "stdio-agent");
       const call = client.callTool({ name: "everything_trigger-elicitation-request", arguments: {} });
       const entry = await question;
-      expect(entry.source).toEqual({ server: "everything", agent: "stdio-agent" });
+      expect(entry.source).toEqual({ server: "everything", agent: "stdio-agent", tool: "trigger-elicitation-request" });
       companion.inbox.answer(entry.request.id, { ok: true, data: { name: "Grace Hopper" } });
       const text = textOf(await call);
       expect(text).toContain("✅ User provided the requested information!");

@@ -36,7 +36,7 @@ describe("gateway: an agent uses the companion's servers", () => {
       const question = nextQuestion(companion, (e) => e.source.agent === "cursor-agent");
       const call = agent.callTool({ name: "everything_trigger-elicitation-request", arguments: {} });
       const entry = await question;
-      expect(entry.source).toEqual({ server: "everything", agent: "cursor-agent" });
+      expect(entry.source).toEqual({ server: "everything", agent: "cursor-agent", tool: "trigger-elicitation-request" });
       expect(entry.request.kind).toBe("input");
       expect(entry.request.prompt).toBe("Please provide inputs for the following fields:");
       companion.inbox.answer(entry.request.id, { ok: true, data: { name: "Ada Lovelace", check: true } });

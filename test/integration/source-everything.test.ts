@@ -74,7 +74,7 @@ describe.each(transports)("server-everything over %s", (_label, start) => {
     policy = () => ({ ok: true, data: filled });
     const result = await tool("trigger-elicitation-request").execute({});
     const question = person.seen.at(-1)!;
-    expect(question.source).toEqual({ server: "everything" });
+    expect(question.source).toEqual({ server: "everything", tool: "trigger-elicitation-request" });
     expect(question.request.kind).toBe("input");
     expect(question.request.id).toMatch(/^elc-/);
     expect(question.request.prompt).toBe("Please provide inputs for the following fields:");

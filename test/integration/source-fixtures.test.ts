@@ -42,7 +42,7 @@ describe("both protocol eras reach the same waitFor", () => {
     expect(result).toMatchObject({ output: "region: apac", isError: false });
     expect(person.seen).toHaveLength(1);
     expect(person.seen[0].request).toMatchObject({ kind: "input", id: expect.stringMatching(/^elc-/) });
-    expect(person.seen[0].source).toEqual({ server: "modern" });
+    expect(person.seen[0].source).toEqual({ server: "modern", tool: "ask_region" });
   });
 
   it("2025-11-25 pushed elicitation/create over stdio from the same server code", async () => {

@@ -6,7 +6,11 @@ import type { Inbox } from "./inbox";
 export function inboxWaitFor(inbox: Inbox): WaitFor {
   return (request, ctx) =>
     inbox.waitFor(request, {
-      source: ctx.agent !== undefined ? { server: ctx.server, agent: ctx.agent } : { server: ctx.server },
+      source: {
+        server: ctx.server,
+        ...(ctx.agent !== undefined ? { agent: ctx.agent } : {}),
+        ...(ctx.tool !== undefined ? { tool: ctx.tool } : {}),
+      },
       signal: ctx.signal,
     });
 }

@@ -43,6 +43,8 @@ export class ToolCallError extends Error {
 
 interface ActiveCall {
   agent?: string;
+  /** The tool called, by its name on the server: a question raised during it names it. */
+  tool: string;
   /** The caller's hooks (gateway): who answers the server's requests during this call. */
   ctx: ExecuteContext;
   timer: IdleTimer;
@@ -391,7 +393,8 @@ export class ServerConnection implements McpBackend {
           this.log(`${this.config.name}: the agent did not answer an elicitation (${errorMessage(error)}); asking the person`);
         }
       }
-      const answer = await waitFor(request, { server: this.config.name, agent: this.currentAgent(), signal: question.abort.signal });
+      const tool = onlyTool(question.calls);
+      const answer = await waitFor(request, { server: this.config.name, agent: this.currentAgent(), ...(tool ? { tool } : {}), signal: question.abort.signal });
       // The SDK's content type is narrower than Record<string, unknown>; the Inbox checked the values.
       return answerToElicitResult(answer) as Exclude<ElicitResult, { action: "accept" }> | { action: "accept"; content: Record<string, string> };
     } finally {
@@ -489,6 +492,7 @@ export class ServerConnection implements McpBackend {
     const abort = new LinkedAbort([ctx.signal]);
     const call: ActiveCall = {
       agent: ctx.agent,
+      tool,
       ctx,
       timer: new IdleTimer(idleMs, () => abort.abort(new ToolCallError(`${this.config.name}: ${tool} got no response for ${idleMs} ms`))),
       questions: new Set(),
@@ -696,4 +700,14 @@ function withHeaders(headers: Record<string, string>) {
     for (const [name, value] of Object.entries(headers)) if (!merged.has(name)) merged.set(name, value);
     return fetch(url, { ...init, headers: merged });
   };
+}
+
+/** The tool a pushed question belongs to, when every call in flight is of that one tool. */
+function onlyTool(calls: Iterable<ActiveCall>): string | undefined {
+  let tool: string | undefined;
+  for (const call of calls) {
+    if (tool !== undefined && call.tool !== tool) return undefined;
+    tool = call.tool;
+  }
+  return tool;
 }

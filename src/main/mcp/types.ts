@@ -8,6 +8,8 @@ export interface ElicitationContext {
   server: string;
   /** The agent whose call triggered it, when the call came through the gateway. */
   agent?: string;
+  /** The tool whose call asked, when the calls in flight are all of one tool. */
+  tool?: string;
   /** Aborts when the server cancels its elicitation or goes away: withdraw the question. */
   signal: AbortSignal;
 }
