@@ -338,3 +338,13 @@ describe("App: browser notifications", () => {
     vi.unstubAllGlobals();
   });
 });
+
+describe("App: history", () => {
+  it("the History tab shows the History view, which asks main for the records", async () => {
+    const api = start();
+    await fireEvent.click(screen.getByRole("button", { name: "History" }));
+    expect(screen.getByRole("button", { name: "History" }).getAttribute("aria-current")).toBe("page");
+    await waitFor(() => expect(api["history:list"]).toHaveBeenCalled());
+    expect(await screen.findByRole("search", { name: "Search history" })).toBeTruthy();
+  });
+});
