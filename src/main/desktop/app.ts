@@ -115,7 +115,7 @@ export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
   });
 
   const notifications = new NotificationService({
-    create: (content) => (Notification.isSupported() ? new Notification({ title: content.title, body: content.body }) : noNotification),
+    create: (content) => (Notification.isSupported() ? new Notification({ title: content.title, body: content.body, ...(content.silent ? { silent: true } : {}) }) : noNotification),
     isPaused: () => isPaused(core.settings()),
     openQuestion: (id) => openQuestion(id),
     openWindow: () => win.show(),
@@ -125,8 +125,11 @@ export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
   const unforward = forwardEvents(core.events, (channel, payload) => win.send(channel, payload));
   const offs = [
     core.events.on("inbox:event", (event) => {
-      if (event.type === "added") notifications.added(event.entry);
-      else if (event.type === "answered" || event.type === "withdrawn") notifications.removed(event.id);
+      if (event.type === "added") notifications.added(event.entry, event.byRule);
+      else if (event.type === "answered" || event.type === "withdrawn") {
+        if (event.type === "answered" && event.by === "rule") notifications.ruleAnswered(event.id, event.ruleId);
+        notifications.removed(event.id);
+      }
       tray.update({ pending: secretScrubber.scrubValue(core.inbox.list()) });
     }),
     core.events.on("servers:changed", (servers: ServerView[]) => tray.update({ servers })),

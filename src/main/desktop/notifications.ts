@@ -12,6 +12,8 @@ export interface NotificationLike {
 export interface NotificationContent {
   title: string;
   body: string;
+  /** No sound: for what the person already decided (a rule's answer), not for a new question. */
+  silent?: boolean;
 }
 
 export interface NotificationServiceOptions {
@@ -47,6 +49,17 @@ export function questionNotification(entry: PendingEntry): NotificationContent {
   return { title: `${who} asks`, body: truncate(prompt || "Open the Companion to answer.", 200) };
 }
 
+/** A rule the person set answered `entry`: quiet, and says where to undo the rule. */
+export function ruleAnswerNotification(entry: PendingEntry | undefined): NotificationContent {
+  const prompt = entry?.request.prompt.trim();
+  const what = entry ? `${askerLabel(entry.source)}${prompt ? `: ${truncate(prompt, 140)}` : ""}` : "A question";
+  const stop = /[.!?…:]$/.test(what) ? "" : ".";
+  return { title: "Answered by your rule", body: `${what}${stop} Open the Companion to undo the rule (Settings, Rules).`, silent: true };
+}
+
+/** Questions a rule answers at once, kept from "added" to "answered" for the quiet note's words. */
+const MAX_RULE_ASKED = 50;
+
 /** The questions beyond the first few of a flood; the first ones were already shown one by one. */
 export function summaryNotification(label: string, count: number): NotificationContent {
   return { title: `${count} more ${count === 1 ? "question" : "questions"} from ${label}`, body: "Open the Companion to answer them." };
@@ -61,6 +74,10 @@ export class NotificationService {
   private readonly bursts = new Map<string, Burst>();
   /** Shown notifications by question id, closed when the question leaves the inbox. */
   private readonly shown = new Map<string, NotificationLike>();
+  /** Questions a rule answers at once (added with byRule), until their "answered". */
+  private readonly ruleAsked = new Map<string, PendingEntry>();
+  /** When each rule's quiet note last went out: a rule answering a burst makes one note. */
+  private readonly ruleNoted = new Map<string, number>();
   private readonly maxIndividual: number;
   private readonly windowMs: number;
   private readonly now: () => number;
@@ -71,8 +88,16 @@ export class NotificationService {
     this.now = options.now ?? Date.now;
   }
 
-  /** A question entered the inbox. */
-  added(entry: PendingEntry): void {
+  /**
+   * A question entered the inbox. `byRule`: a rule the person set answers it at once, so nobody
+   * is asked and no notification goes out for it (ruleAnswered says it quietly instead).
+   */
+  added(entry: PendingEntry, byRule?: string): void {
+    if (byRule !== undefined) {
+      this.ruleAsked.set(entry.request.id, entry);
+      if (this.ruleAsked.size > MAX_RULE_ASKED) this.ruleAsked.delete(this.ruleAsked.keys().next().value!);
+      return;
+    }
     if (this.options.isPaused()) return;
     const key = burstKey(entry);
     const now = this.now();
@@ -97,8 +122,28 @@ export class NotificationService {
     }
   }
 
+  /**
+   * A rule answered question `id`: one silent notification per rule within the window (a rule
+   * answering a loop is one note, not a flood); none while paused. A click opens the window.
+   */
+  ruleAnswered(id: string, ruleId: string | undefined): void {
+    const entry = this.ruleAsked.get(id);
+    this.ruleAsked.delete(id);
+    if (this.options.isPaused()) return;
+    const now = this.now();
+    const key = ruleId ?? "";
+    const last = this.ruleNoted.get(key);
+    if (last !== undefined && now - last < this.windowMs) return;
+    for (const [k, at] of this.ruleNoted) if (now - at >= this.windowMs) this.ruleNoted.delete(k);
+    this.ruleNoted.set(key, now);
+    const notification = this.options.create(ruleAnswerNotification(entry));
+    notification.on("click", () => this.options.openWindow());
+    notification.show();
+  }
+
   /** A question left the inbox (answered, withdrawn): its notification goes, and it is not summarised. */
   removed(id: string): void {
+    this.ruleAsked.delete(id);
     this.shown.get(id)?.close();
     this.shown.delete(id);
     for (const burst of this.bursts.values()) burst.held = burst.held.filter((e) => e.request.id !== id);
@@ -108,6 +153,8 @@ export class NotificationService {
   clear(): void {
     for (const burst of this.bursts.values()) if (burst.timer) clearTimeout(burst.timer);
     this.bursts.clear();
+    this.ruleAsked.clear();
+    this.ruleNoted.clear();
     for (const n of this.shown.values()) n.close();
     this.shown.clear();
   }
