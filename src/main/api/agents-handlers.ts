@@ -109,7 +109,7 @@ export function createAgentsHandlers(deps: AgentsHandlerDeps): AgentsHandlers {
     if (arg.literalToken && !literal) throw new ArgumentError(`${channel}: "literalToken" is only for an HTTP entry in an agent that cannot refer to a secret (Zed).`);
     if (literal && !arg.literalToken) {
       // Nothing is planned until the person chooses: the shim, or the token in plain text.
-      return { view: { ...base, files: [], notes: [literalMessage(writer)], choice: { kind: "literal-token", message: literalMessage(writer) }, fingerprint: "" }, changes: [] };
+      return { view: { ...base, files: [], notes: [literalMessage(writer)], choice: { kind: "literal-token", message: literalMessage(writer) }, fingerprint: fingerprintOf(arg, via, []) }, changes: [] };
     }
     const companion = deps.companionUrl?.();
     const options: ConnectOptions = { via, cli: deps.cli(), gatewayUrl: gateway(), ...(companion ? { companionUrl: companion } : {}) };
