@@ -166,6 +166,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     auth,
     log,
     secret: (name: string) => secrets.get(name),
+    storeSecret: (name: string, value: string) => secrets.set(name, value),
     ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
   };
   let started: { source: McpSource; ready: Promise<void> };

@@ -165,18 +165,20 @@ describe("parseConfig: variables", () => {
     expect(invalid).toEqual([{ name: "a", error: 'server "a": env.K needs the environment variable NOPE_NOT_SET, which is not set' }]);
   });
 
-  it("a VS Code ${input:id} fails the server with a message naming the input and its description", () => {
-    const { invalid } = parseConfig(
+  it("a VS Code ${input:id} in env, args and headers is kept for connect time, with the recorded inputs; elsewhere it fails by name", () => {
+    const { servers, invalid } = parseConfig(
       {
         servers: {
-          gh: { command: "x", env: { GH: "${input:gh-token}" }, inputs: [{ id: "gh-token", description: "GitHub token", password: true }] },
+          gh: { command: "x", args: ["--t=${input:gh-token}"], env: { GH: "${input:gh-token}", HOME2: "${TOKEN}" }, inputs: [{ id: "gh-token", description: "GitHub token", password: true }] },
           api: { url: "https://a.example/mcp", headers: { "X-Key": "${input:api-key}" } },
+          bad: { command: "${input:cmd}", inputs: [{ id: "cmd", description: "Which command" }] },
         },
       },
       { env },
     );
-    expect(invalid[0].error).toMatch(/^server "gh": env\.GH needs the input "gh-token" \(GitHub token\), which has not been answered yet\. It is a secret/);
-    expect(invalid[1].error).toMatch(/^server "api": header "X-Key" needs the input "api-key"/);
+    expect(servers[0]).toMatchObject({ args: ["--t=${input:gh-token}"], env: { GH: "${input:gh-token}", HOME2: "t0k" }, inputs: [{ id: "gh-token", description: "GitHub token", password: true }] });
+    expect(servers[1]).toMatchObject({ headers: { "X-Key": "${input:api-key}" } });
+    expect(invalid).toEqual([{ name: "bad", error: 'server "bad": command uses the input "cmd" (Which command); inputs are asked for only in env, args and headers' }]);
   });
 
   it("${secret:NAME} outside headers is refused by name", () => {

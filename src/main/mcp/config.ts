@@ -27,6 +27,15 @@ interface Common {
   /** Idle time a tool call may go without a response, progress or pending question. */
   callTimeout: number;
   protocol: ProtocolChoice;
+  /** VS Code `inputs` recorded beside the entry by an import: what `${input:ID}` asks (mcp/inputs.ts). */
+  inputs?: InputSpec[];
+}
+
+/** A VS Code input a server refers to: its id, the description shown when asking, whether it is a password. */
+export interface InputSpec {
+  id: string;
+  description?: string;
+  password?: boolean;
 }
 
 export interface LocalServerConfig extends Common {
@@ -217,18 +226,14 @@ function substitute(template: string, resolve: (ref: Reference) => string): stri
   return value + template.slice(last);
 }
 
-interface InputInfo {
-  description?: string;
-  password?: boolean;
-}
-
 /** The `inputs` an import recorded beside a server, by id (VS Code's description and password flag). */
-function inputInfo(raw: Raw): Map<string, InputInfo> {
-  const map = new Map<string, InputInfo>();
+function inputInfo(raw: Raw): Map<string, InputSpec> {
+  const map = new Map<string, InputSpec>();
   if (!Array.isArray(raw.inputs)) return map;
   for (const input of raw.inputs) {
     if (isObject(input) && typeof input.id === "string") {
       map.set(input.id, {
+        id: input.id,
         ...(typeof input.description === "string" ? { description: input.description } : {}),
         ...(input.password === true ? { password: true } : {}),
       });
@@ -237,15 +242,17 @@ function inputInfo(raw: Raw): Map<string, InputInfo> {
   return map;
 }
 
-function inputError(id: string, info: InputInfo | undefined): Error {
-  const about = info?.description ? ` (${info.description})` : "";
-  const secret = info?.password ? " It is a secret: put it in the keychain with `toolnexus-companion secret set NAME` and write ${secret:NAME} in a header," : " Replace it with a value,";
-  return new Error(`needs the input "${id}"${about}, which has not been answered yet.${secret} or with \${VAR} read from the environment.`);
-}
+/** Fields whose `${input:ID}` is asked at connect time (mcp/inputs.ts); elsewhere an input is refused. */
+const INPUT_FIELDS = /^(?:env\.|args\[)/;
 
-function envResolver(field: string, env: Record<string, string | undefined>, inputs: Map<string, InputInfo>) {
+function envResolver(field: string, env: Record<string, string | undefined>, inputs: Map<string, InputSpec>) {
   return (ref: Reference): string => {
-    if (ref.kind === "input") throw new Error(`${field} ${inputError(ref.id, inputs.get(ref.id)).message}`);
+    if (ref.kind === "input") {
+      // Kept as written: the connection asks for it (once) and puts the answer in at connect time.
+      if (INPUT_FIELDS.test(field)) return `\${input:${ref.id}}`;
+      const about = inputs.get(ref.id)?.description;
+      throw new Error(`${field} uses the input "${ref.id}"${about ? ` (${about})` : ""}; inputs are asked for only in env, args and headers`);
+    }
     if (ref.kind === "secret") throw new Error(`${field} uses \${secret:${ref.name}}, which is read in headers only`);
     const value = env[ref.name];
     if (value !== undefined) return value;
@@ -343,6 +350,7 @@ function parseServer(name: string, raw: Raw, options: ParseOptions): ServerConfi
   const env = options.env ?? process.env;
   const inputs = inputInfo(raw);
   const text = (value: string, field: string) => (expand ? substitute(value, envResolver(field, env, inputs)) : value);
+  const recorded = inputs.size > 0 ? { inputs: [...inputs.values()] } : {};
 
   const enabled = raw.disabled !== true && raw.enabled !== false;
   const timeout = positiveMs(raw.timeout, "timeout", DEFAULT_TIMEOUT_MS);
@@ -365,17 +373,12 @@ function parseServer(name: string, raw: Raw, options: ParseOptions): ServerConfi
       throw new Error(`url "${rawUrl}" is not a valid URL`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`url must be http(s), not ${url.protocol}`);
+    // Headers are expanded at connect time: secrets and inputs are at hand there.
     const headers = stringMap(raw.headers, "headers");
-    // Headers are expanded at connect time (secrets live there); an unanswered input fails now.
-    for (const [key, value] of Object.entries(headers)) {
-      for (const { ref } of findReferences(value)) {
-        if (ref.kind === "input" && expand) throw new Error(`header "${key}" ${inputError(ref.id, inputs.get(ref.id)).message}`);
-      }
-    }
     const transport =
       type === "sse" ? "sse" : type === "streamable-http" || type === "streamablehttp" || (urlKey === "httpUrl" && !type) ? "streamable-http" : "auto";
     const oauth = oauthClient(raw.oauth, text);
-    return { name, type: "remote", enabled, timeout, callTimeout, protocol, url: expand ? url.href : rawUrl, headers, transport, ...(oauth ? { oauth } : {}) };
+    return { name, type: "remote", enabled, timeout, callTimeout, protocol, url: expand ? url.href : rawUrl, headers, transport, ...(oauth ? { oauth } : {}), ...recorded };
   }
   if (!isLocal) throw new Error("needs a `command` (local server) or a `url` (remote server)");
 
@@ -418,6 +421,7 @@ function parseServer(name: string, raw: Raw, options: ParseOptions): ServerConfi
     args: args.map((a, i) => text(a, `args[${i}]`)),
     env: envOut,
     cwd: raw.cwd === undefined ? undefined : text(raw.cwd as string, "cwd"),
+    ...recorded,
   };
 }
 
@@ -485,13 +489,15 @@ export function sanitize(name: string): string {
 }
 
 /**
- * Expands `${VAR}` (also `${VAR:-default}`, `${env:VAR}`, `{env:VAR}`) from `env` and
- * `${secret:NAME}` through `secret`; a missing one is an error naming it, never a value.
+ * Expands `${VAR}` (also `${VAR:-default}`, `${env:VAR}`, `{env:VAR}`) from `env`,
+ * `${secret:NAME}` through `secret` and `${input:ID}` from `inputs` (answered ones, mcp/inputs.ts),
+ * in one pass so no value is read as a template again; a missing one is an error naming it, never a value.
  */
 export async function expandHeaders(
   headers: Record<string, string>,
   env: Record<string, string | undefined>,
   secret?: (name: string) => Promise<string | undefined>,
+  inputs: Map<string, string> = new Map(),
 ): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const [key, template] of Object.entries(headers)) {
@@ -505,7 +511,11 @@ export async function expandHeaders(
         if (found === undefined) throw new Error(`header "${key}" needs the secret "${ref.name}", which is not set in the keychain`);
         return found;
       }
-      if (ref.kind === "input") throw new Error(`header "${key}" needs the input "${ref.id}", which has not been answered yet`);
+      if (ref.kind === "input") {
+        const found = inputs.get(ref.id);
+        if (found === undefined) throw new Error(`header "${key}" needs input ${ref.id}, which has not been answered`);
+        return found;
+      }
       const found = env[ref.name];
       if (found !== undefined) return found;
       if (ref.fallback !== undefined) return ref.fallback;

@@ -18,6 +18,8 @@ import { IdleTimer } from "./idle-timer";
 import { LinkedAbort } from "./linked-abort";
 import { toToolOutput } from "./result";
 import { GroupStdioTransport } from "./stdio-transport";
+import { httpPostFetch } from "./http-post-fetch";
+import { resolveInputs, withInputs } from "./inputs";
 import type { AgentRequest, ExecuteContext, LoadOptions, McpBackend, McpTool, ToolOutput, WaitFor } from "./types";
 import { forwardedNotifications, NO_AGENT_CAN_ANSWER } from "./forward";
 import { MAX_SIGN_INS_PER_CONNECT } from "../auth/session";
@@ -259,7 +261,9 @@ export class ServerConnection implements McpBackend {
 
   /** Connects the client, falling back from streamable HTTP to SSE for remote servers. */
   private async open(timeout: number): Promise<void> {
-    const config = this.config;
+    // VS Code `${input:ID}`: from the keychain, or asked once through the Inbox (inputs.ts).
+    const inputs = await resolveInputs(this.config, this.options, this.quitting.signal);
+    const config = withInputs(this.config, inputs);
     if (config.type === "local") {
       await this.openWith(
         new GroupStdioTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd }),
@@ -268,7 +272,7 @@ export class ServerConnection implements McpBackend {
       );
       return;
     }
-    const headers = await expandHeaders(config.headers, this.options.env ?? process.env, this.options.secret);
+    const headers = await expandHeaders(config.headers, this.options.env ?? process.env, this.options.secret, inputs);
     // A configured Authorization header is the person's chosen credential: a 401 then means that
     // credential is wrong, not "start OAuth".
     const authProvider = Object.keys(headers).some((name) => name.toLowerCase() === "authorization") ? undefined : this.auth?.provider;
@@ -278,7 +282,7 @@ export class ServerConnection implements McpBackend {
       // that (discovery, a foreign resource, an issuer mismatch) is the error to show, not SSE's.
       let challenged = false;
       const seeingChallenges: typeof fetch = async (input, init) => {
-        const response = await quietFetch(input, init);
+        const response = await postFetch(input, init);
         if (response.status === 401 && authProvider) challenged = true;
         return response;
       };
@@ -682,6 +686,9 @@ const quietFetch: typeof fetch = (input, init) => {
   }
   return fetch(input, init);
 };
+
+/** POSTs over node:http on a keep-alive agent (http-post-fetch.ts); the rest through quietFetch. */
+const postFetch = httpPostFetch(quietFetch);
 
 /** Redeems a sign-in's callback on the transport that was refused (it knows the scope it asked for). */
 async function finishAuthOn(transport: Transport | undefined, params: URLSearchParams): Promise<void> {

@@ -96,6 +96,8 @@ export interface LoadOptions {
   env?: Record<string, string | undefined>;
   /** Resolves `${secret:NAME}` in remote headers; a missing secret fails that server. */
   secret?: (name: string) => Promise<string | undefined>;
+  /** Keeps the answer to a VS Code `${input:ID}` (mcp/inputs.ts); without it the answer lasts one start. */
+  storeSecret?: (name: string, value: string) => Promise<void>;
   /** Called with log lines that never carry header values or secrets. */
   log?: (line: string) => void;
   /** OAuth for remote servers (src/main/auth createAuth); without it a 401 fails the server. */
