@@ -1,0 +1,181 @@
+// "Always answer this way" end to end: the real core (with a rules file), server-everything over
+// stdio, the real listener serving the built renderer, and Debian's Chromium. The person ticks the
+// box on the form and accepts; the same question asked again is answered by the rule without the
+// form, with a quiet note offering Undo; after Undo the form comes back. Screenshots at 1280×800
+// and 420×640, light and dark, each checked for horizontal overflow and by axe.
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { createCore, type Core } from "../../src/main/core";
+import { startCompanionServer, type CompanionServer } from "../../src/main/http/companion-server";
+import { browserPlatform } from "../../src/main/serve";
+import { EVERYTHING, launchChromium, rendererDir, repoRoot } from "./harness";
+import type { ToolRunResult } from "../../src/shared/types";
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE: string = (require("axe-core") as { source: string }).source;
+const SHOTS = join(repoRoot, "test-output", "screenshots");
+const UI_TIMEOUT = 15_000;
+const TOOL = "everything_trigger-elicitation-request";
+const DESKTOP = { width: 1280, height: 800 };
+const POPUP = { width: 420, height: 640 };
+
+let core: Core;
+let server: CompanionServer;
+let browser: Browser;
+let dir: string;
+const log: string[] = [];
+
+/** A renderer build that has the rule control: out/renderer if it does, else a private build. */
+function ensureRendererWithRules(): void {
+  if (process.env.TNC_RENDERER_DIR) return;
+  const assets = join(repoRoot, "out", "renderer", "assets");
+  try {
+    if (existsSync(join(rendererDir(), "index.html")) && readdirSync(assets).some((f) => f.endsWith(".js") && readFileSync(join(assets, f), "utf8").includes("Always answer this way"))) return;
+  } catch {
+    // No build yet: make one below.
+  }
+  const out = mkdtempSync(join(tmpdir(), "tnc-renderer-"));
+  execFileSync("npx", ["vite", "build", "--logLevel", "warn", "--outDir", out, "--emptyOutDir"], { cwd: repoRoot, stdio: "inherit", timeout: 180_000 });
+  process.env.TNC_RENDERER_DIR = out;
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  ensureRendererWithRules();
+  dir = mkdtempSync(join(tmpdir(), "tnc-rules-e2e-"));
+  core = await createCore({
+    config: { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } },
+    platform: browserPlatform,
+    log: (l) => log.push(l),
+    rulesPath: join(dir, "rules.json"),
+  });
+  server = await startCompanionServer(core, { port: 0, staticDir: rendererDir(), log: (l) => log.push(l) });
+  browser = await launchChromium();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await core?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`);
+  });
+}
+
+/** The view on screen at both sizes and schemes: a screenshot, no horizontal overflow, zero axe violations. */
+async function shootAll(page: Page, name: string, show?: string): Promise<void> {
+  for (const size of [DESKTOP, POPUP]) {
+    for (const scheme of ["light", "dark"] as const) {
+      await page.setViewportSize(size);
+      await page.emulateMedia({ colorScheme: scheme });
+      // The part this shot is about, in the middle of the view (clear of the sticky header and action bar).
+      if (show) await page.evaluate((selector) => document.querySelector(selector)?.scrollIntoView({ block: "center" }), show);
+      await page.screenshot({ path: join(SHOTS, `issue10-rules-${name}-${size.width}x${size.height}-${scheme}.png`) });
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
+      expect(scrollWidth, `${name} at ${size.width} px, ${scheme}`).toBeLessThanOrEqual(innerWidth);
+      expect(await axeViolations(page), `${name} at ${size.width} px, ${scheme}`).toEqual([]);
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+/** Runs the tool from outside the page, as an agent through the gateway would; its result when done. */
+function trigger(): Promise<ToolRunResult> {
+  return core.handlers["tools:run"]({ tool: TOOL, args: {} });
+}
+
+const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("button", { name });
+
+describe("rules in Chromium", () => {
+  it("Always answer this way: the next identical question is answered by the rule with an Undo note; after Undo the form comes back", async () => {
+    const context = await browser.newContext({ viewport: DESKTOP, colorScheme: "light" });
+    context.setDefaultTimeout(UI_TIMEOUT);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(server.pageUrl());
+    await nav(page, "Inbox").waitFor();
+    await expect.poll(() => core.servers().find((s) => s.name === "everything")?.state, { timeout: 30_000 }).toBe("connected");
+
+    // 1. The person answers the form and ticks "Always answer this way".
+    const first = trigger();
+    const form = page.getByRole("form", { name: "Question" });
+    await form.waitFor();
+    await form.getByRole("textbox", { name: "String", exact: true }).fill("Ada Lovelace");
+    const always = form.getByRole("checkbox", { name: "Always answer this way" });
+    await always.check();
+    // A rules file is in use, so both lengths are offered; both answers too.
+    await form.getByRole("group", { name: "For how long" }).waitFor();
+    expect(await form.getByRole("group", { name: "Answer" }).getByRole("radio").count()).toBe(2);
+    await form.getByRole("radio", { name: "For this session" }).check();
+    const accept = form.getByRole("button", { name: "Accept" });
+    await expect.poll(() => accept.isEnabled()).toBe(true);
+    await shootAll(page, "form-ticked", ".rule-control");
+    await accept.click();
+    const firstResult = await first;
+    expect(firstResult.output).toContain("Ada Lovelace");
+    const rules = core.handlers["rules:list"](undefined) as Promise<Array<{ id: string; explanation: string; uses: number }>>;
+    const [rule] = await rules;
+    expect(rule.explanation).toMatch(/^Accept the form .* from everything's tool trigger-elicitation-request sending .*"Ada Lovelace".*until the companion quits\.$/);
+
+    // A quiet note says it was saved (its text clamped: it must not cover the view).
+    const saved = page.getByRole("status", { name: "Rule notes" });
+    await expect.poll(() => saved.innerText()).toContain("Rule saved:");
+    const noteBox = await page.locator(".rule-note").first().boundingBox();
+    expect(noteBox!.height).toBeLessThan(160);
+    await page.getByRole("button", { name: "Dismiss note" }).first().click();
+
+    // Settings lists it, in words.
+    await nav(page, "Settings").click();
+    const list = page.getByRole("list", { name: "Your rules" });
+    await expect.poll(() => list.innerText()).toContain(rule.explanation);
+    await shootAll(page, "settings", ".rule-list");
+    await nav(page, "Inbox").click();
+
+    // 2. The same question again: answered by the rule at once, no form, a quiet note with Undo.
+    const focusedBefore = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80));
+    const second = await trigger();
+    expect(second.output).toContain("Ada Lovelace");
+    const notes = page.getByRole("status", { name: "Rule notes" });
+    await expect.poll(() => notes.innerText()).toContain(`Answered by your rule: ${rule.explanation}`);
+    expect(await form.count()).toBe(0);
+    expect(await page.getByRole("list", { name: "Pending questions" }).getByRole("button").count()).toBe(0);
+    // The note does not take the focus.
+    expect(await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80))).toBe(focusedBefore);
+    // Held by the keyboard for the screenshots (a note stays while focus is on it).
+    const undo = notes.getByRole("button", { name: "Undo" });
+    await undo.focus();
+    await shootAll(page, "answered-by-rule");
+    for (const size of [DESKTOP, POPUP]) {
+      await page.setViewportSize(size);
+      const box = await page.locator(".rule-note").first().boundingBox();
+      expect(box!.height, `note at ${size.width} px`).toBeLessThan(size.height / 3);
+    }
+    await page.setViewportSize(DESKTOP);
+    await undo.click();
+    await expect.poll(() => notes.innerText()).toContain("Rule removed");
+    expect(await (core.handlers["rules:list"](undefined) as Promise<unknown[]>)).toEqual([]);
+
+    // 3. Asked again after Undo: the form is back for the person.
+    const third = trigger();
+    await form.waitFor();
+    await form.getByRole("button", { name: "Cancel" }).click();
+    expect((await third).output).not.toContain("Ada Lovelace");
+    await nav(page, "Settings").click();
+    await page.getByText(/^No rules\./).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+});
