@@ -83,7 +83,11 @@ describe("servers import in a temporary HOME", { timeout: 60_000 }, () => {
     // The companion's own reader runs what was written: env references resolve from its environment.
     const parsed = parseConfig(text, { env: { GITHUB_TOKEN: "t", SENTRY_TOKEN: "s" } });
     expect(parsed.servers.find((s) => s.name === "github@cursor")).toMatchObject({ env: { GITHUB_PERSONAL_ACCESS_TOKEN: "t" } });
-    expect(parsed.invalid.find((i) => i.name === "perplexity")!.error).toMatch(/needs the input "perplexity-key" \(Perplexity API Key\)/);
+    // A VS Code input stays a reference with its description; the connection asks for it (mcp/inputs.ts).
+    expect(parsed.servers.find((s) => s.name === "perplexity")).toMatchObject({
+      env: { PERPLEXITY_API_KEY: "${input:perplexity-key}" },
+      inputs: [{ id: "perplexity-key", description: "Perplexity API Key", password: true }],
+    });
     expect(await readFile(join(home, ".cursor/mcp.json"), "utf8")).toBe(clientFilesBefore);
 
     const second = await cli("import");
