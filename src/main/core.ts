@@ -7,6 +7,8 @@ import type { McpSource } from "./mcp/types";
 import { startMcp } from "./mcp/source";
 import { createHandlers, type Handlers } from "./api/handlers";
 import { createServerManagementHandlers } from "./api/server-handlers";
+import { createAgentsHandlers } from "./api/agents-handlers";
+import { cliCommand } from "./cli/agents";
 import { SettingsState, type Platform } from "./api/settings-state";
 import {
   createMemoryStore,
@@ -222,6 +224,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const handlers = scrubbedHandlers({
     ...(history?.handlers ?? historyOffHandlers()),
     ...rules.handlers,
+    // Agents are connected to this run's listener; a literal token (Zed over HTTP, chosen) is the current one.
+    ...createAgentsHandlers({ companionUrl: () => listeners[0]?.url, cli: () => cliCommand(), token: () => token }),
     ...createServerManagementHandlers({ supervisor, auth, configPath: options.config === undefined ? options.configPath : undefined, servers }),
     ...createHandlers({
     inbox,

@@ -1,5 +1,6 @@
 // The one contract between the renderer and main. The Electron preload and the browser
 // WebSocket transport both implement `CompanionApi`; main serves both from one handler map.
+import { AGENTS_INVOKE_CHANNELS, type AgentsInvokeMap } from "./agents";
 import { HISTORY_INVOKE_CHANNELS, type HistoryInvokeMap } from "./history";
 import { RULES_EVENT_CHANNELS, RULES_INVOKE_CHANNELS, type RulesEventMap, type RulesInvokeMap } from "./rules";
 import type { Answer, InboxEvent, PendingEntry, ServerStatus, ToolInfo, ToolRunResult } from "./types";
@@ -62,7 +63,7 @@ export const SERVER_MANAGEMENT_CHANNELS = [
   "app:firstRun",
 ] as const satisfies readonly (keyof ServerManagementInvokeMap)[];
 
-export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManagementInvokeMap {
+export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManagementInvokeMap, AgentsInvokeMap {
   "inbox:list": [void, PendingEntry[]];
   "inbox:answer": [AnswerInput, Answer];
   "servers:list": [void, ServerView[]];
@@ -119,6 +120,7 @@ export const INVOKE_CHANNELS = [
   ...HISTORY_INVOKE_CHANNELS,
   ...SERVER_MANAGEMENT_CHANNELS,
   ...RULES_INVOKE_CHANNELS,
+  ...AGENTS_INVOKE_CHANNELS,
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [

@@ -2,6 +2,7 @@
 // handler takes untrusted input, checks it, and either returns the contract's result or throws
 // an error the transport wraps into an Envelope.
 import type { FormCheck, InvokeChannel, InvokeResult, ServerManagementInvokeMap, ServerView } from "../../shared/contract";
+import type { AgentsInvokeMap } from "../../shared/agents";
 import type { HistoryInvokeMap } from "../../shared/history";
 import type { RulesInvokeMap } from "../../shared/rules";
 import type { Answer, ToolRunResult } from "../../shared/types";
@@ -16,7 +17,7 @@ import { booleanField, isPlainObject, noArg, objectArg, stringField } from "./va
 
 export type Handlers = { [C in InvokeChannel]: (arg: unknown) => Promise<InvokeResult<C>> };
 /** The channels this map serves; history's and server management's come from their own modules (core merges them). */
-export type CoreHandlers = Omit<Handlers, keyof HistoryInvokeMap | keyof RulesInvokeMap | keyof ServerManagementInvokeMap>;
+export type CoreHandlers = Omit<Handlers, keyof HistoryInvokeMap | keyof RulesInvokeMap | keyof ServerManagementInvokeMap | keyof AgentsInvokeMap>;
 
 export interface HandlerDeps {
   inbox: Inbox;
