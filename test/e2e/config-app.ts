@@ -30,9 +30,9 @@ export function ensureRenderer(): void {
   process.env.TNC_RENDERER_DIR = dir;
 }
 
-export async function startFromFile(configPath: string): Promise<App> {
+export async function startFromFile(configPath: string, options: { historyPath?: string } = {}): Promise<App> {
   const log: string[] = [];
-  const core = await createCore({ configPath, platform: browserPlatform, log: (l) => log.push(l), connectInBackground: true });
+  const core = await createCore({ configPath, platform: browserPlatform, log: (l) => log.push(l), connectInBackground: true, ...options });
   const server = await startCompanionServer(core, { port: 0, staticDir: rendererDir(), log: (l) => log.push(l) });
   return { core, server, pageUrl: server.pageUrl(), log, close: () => core.close() };
 }

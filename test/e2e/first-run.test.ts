@@ -19,8 +19,9 @@ let configPath: string;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   ensureRenderer();
-  configPath = join(mkdtempSync(join(tmpdir(), "tnc-first-run-")), "mcp.json");
-  app = await startFromFile(configPath);
+  const dir = mkdtempSync(join(tmpdir(), "tnc-first-run-"));
+  configPath = join(dir, "mcp.json");
+  app = await startFromFile(configPath, { historyPath: join(dir, "history.sqlite") });
   browser = await launchChromium();
 }, 240_000);
 
@@ -93,6 +94,8 @@ describe("first run", () => {
     await page.setViewportSize(POPUP);
     await nav(page, "History").click();
     await page.getByRole("search", { name: "Search history" }).waitFor();
+    // The demo question answered in the test before is on record.
+    await page.getByRole("list", { name: "History records" }).getByText("What should I brew for you?").first().waitFor();
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     // The four tabs sit on one row at tray-popup size.
     const tops = await page.getByRole("navigation", { name: "Main" }).getByRole("button").evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));

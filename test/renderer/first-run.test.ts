@@ -54,6 +54,16 @@ describe("first run", () => {
     expect(within(form).getByRole("textbox", { name: "Name on the cup" })).toBeTruthy();
   });
 
+  it("while there is no config file the demo is for this session: Restart, but no Disable or Remove", async () => {
+    start({ "servers:list": async () => ok([demo]) });
+    await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
+    const card = (await screen.findByRole("heading", { name: "demo", level: 2 })).closest("article")!;
+    expect(within(card).getByRole("button", { name: "Restart" })).toBeTruthy();
+    expect(within(card).queryByRole("button", { name: "Disable" })).toBeNull();
+    expect(within(card).queryByRole("button", { name: "Remove" })).toBeNull();
+    expect(card.textContent).toContain("For this session only");
+  });
+
   it("a demo that cannot start says why", async () => {
     start({ "servers:tryDemo": async () => ({ ok: false, error: { code: "no-demo", message: "the demo server is not part of this installation" } }) });
     await fireEvent.click(await screen.findByRole("button", { name: "Try a question" }));

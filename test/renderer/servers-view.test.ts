@@ -93,6 +93,13 @@ describe("Servers view: trouble first, each with its next step", () => {
     await waitFor(() => expect(api["servers:restart"]).toHaveBeenCalledWith({ name: "flaky" }));
   });
 
+  it("a crash-loop whose cause is known says both: stopped, and is it installed", async () => {
+    await open([{ name: "gone", state: "crash-loop", attempt: 5, error: 'stopped after 5 failures in a row; last: command "gone-mcp" was not found', toolCount: 0, tools: [] }]);
+    expect(card("gone").textContent).toContain("Stopped after repeated crashes");
+    expect(card("gone").textContent).toContain("Is it installed?");
+    expect(card("gone").textContent).toContain("The command “gone-mcp” was not found");
+  });
+
   it("a broken config file shows its error without server actions", async () => {
     await open([{ name: "MCP config", state: "failed", error: "mcp.json line 3, column 5: expected a comma", toolCount: 0, tools: [] }, connected]);
     const entry = card("MCP config");

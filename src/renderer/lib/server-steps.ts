@@ -4,8 +4,10 @@
 import type { ServerView } from "../../shared/contract";
 
 export interface NextStep {
-  /** One short line: what is wrong ("Needs sign-in", "Is it installed?"). */
-  headline: string;
+  /** What the supervisor is doing about it ("Restarting (attempt 2), next try in 5 s"). */
+  status?: string;
+  /** One short line: what is wrong ("Needs sign-in", "Is it installed?"), when known. */
+  headline?: string;
   /** What to do about it. */
   step: string;
   /** A button beside the words: sign in, or open Settings → Secrets. */
@@ -74,11 +76,11 @@ export function nextStep(server: ServerView, now: number): NextStep | undefined 
     case "restarting": {
       const attempt = server.attempt ? ` (attempt ${server.attempt})` : "";
       const found = cause(error);
-      return { headline: `Restarting${attempt}, next try ${retryIn(server.nextRetryAt, now)}`, step: found ? found.step : "It stopped; the companion starts it again by itself.", ...(found?.action ? { action: found.action } : {}) };
+      return { ...found, status: `Restarting${attempt}, next try ${retryIn(server.nextRetryAt, now)}`, step: found?.step ?? "It stopped; the companion starts it again by itself." };
     }
     case "crash-loop": {
       const found = cause(error);
-      return { headline: "Stopped after repeated crashes", step: found ? found.step : "It kept failing, so the companion left it stopped. Fix what its last error says, then Retry.", ...(found?.action ? { action: found.action } : {}) };
+      return { ...found, status: "Stopped after repeated crashes", step: found?.step ?? "It kept failing, so the companion left it stopped. Fix what its last error says, then Retry." };
     }
     case "failed":
       return cause(error) ?? { headline: "Could not start", step: "Check its entry in the config file against what the error says, then Retry." };

@@ -1,0 +1,120 @@
+// Issue 8 §2 in the browser, end to end: the real companion started from a config file naming a
+// command that does not exist beside a working server, and Debian's Chromium. The failed server
+// comes first with its next step ("Is it installed?"), and Retry reaches main's servers:restart
+// (its log line says the person asked). Disable and Enable edit the real config file and the
+// watcher applies them; Remove asks first and removes the entry. The tool search filters across
+// servers. Screenshots at 1280×800 and 420×640, light and dark, with overflow and axe checks.
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium, CANCEL_FIXTURE, EVERYTHING, type App } from "./harness";
+import { DESKTOP, SHOTS, ensureRenderer, shootAll, startFromFile } from "./config-app";
+
+const UI_TIMEOUT = 20_000;
+const MISSING = "/nonexistent/toolnexus-no-such-server";
+let app: App;
+let browser: Browser;
+let configPath: string;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  ensureRenderer();
+  configPath = join(mkdtempSync(join(tmpdir(), "tnc-servers-view-")), "mcp.json");
+  writeFileSync(
+    configPath,
+    JSON.stringify(
+      {
+        mcpServers: {
+          everything: { command: process.execPath, args: [EVERYTHING, "stdio"] },
+          withdraws: { command: process.execPath, args: [CANCEL_FIXTURE] },
+          missing: { command: MISSING },
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  app = await startFromFile(configPath);
+  browser = await launchChromium();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+async function openServers(): Promise<Page> {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  context.setDefaultTimeout(UI_TIMEOUT);
+  const page = await context.newPage();
+  await page.goto(app.pageUrl);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Servers", exact: true }).click();
+  await page.getByRole("list", { name: "Servers" }).waitFor();
+  return page;
+}
+
+const card = (page: Page, name: string) => page.getByRole("article").filter({ has: page.getByRole("heading", { name, level: 2, exact: true }) });
+const check = (message: string, overflow: number, violations: string[]) => {
+  expect(overflow, message).toBeLessThanOrEqual(0);
+  expect(violations, message).toEqual([]);
+};
+
+describe("Servers view", () => {
+  it("a server whose command is missing comes first with its next step, and Retry asks main to restart it", async () => {
+    const page = await openServers();
+    const missing = card(page, "missing");
+    await missing.getByText("Is it installed?").waitFor();
+    expect(await missing.innerText()).toContain(`The command “${MISSING}” was not found`);
+    await card(page, "everything").getByText("connected", { exact: true }).waitFor({ timeout: 30_000 });
+    const first = page.getByRole("list", { name: "Servers" }).getByRole("heading", { level: 2 }).first();
+    expect(await first.innerText()).toBe("missing");
+    await shootAll(page, "issue8-servers-failed", check);
+
+    expect(app.log.some((l) => l.includes('"missing": restarting (asked by the person)'))).toBe(false);
+    await missing.getByRole("button", { name: "Retry" }).click();
+    await expect.poll(() => app.log.some((l) => l.includes('"missing": restarting (asked by the person)')), { timeout: UI_TIMEOUT }).toBe(true);
+    // Still missing: it stays first, with the same next step.
+    await missing.getByText("Is it installed?").waitFor();
+  }, 120_000);
+
+  it("the search filters tools across servers; folds show the count", async () => {
+    const page = await openServers();
+    await card(page, "everything").getByText("connected", { exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByRole("searchbox", { name: "Search tools" }).fill("elicitation");
+    await page.getByText(/tools? match/).waitFor();
+    const headings = await card(page, "everything").getByRole("heading", { level: 3 }).allInnerTexts();
+    expect(headings.length).toBeGreaterThan(0);
+    expect(headings).toContain("trigger-elicitation-request");
+    expect(headings).not.toContain("echo");
+    expect(await card(page, "everything").getByText(/^Tools \(\d+ of \d+ match\)$/).count()).toBe(1);
+    await shootAll(page, "issue8-servers-search", check);
+  }, 120_000);
+
+  it("Disable and Enable edit the config file and the watcher applies them; Remove asks first", async () => {
+    const page = await openServers();
+    const withdraws = card(page, "withdraws");
+    await withdraws.getByText("connected", { exact: true }).waitFor({ timeout: 30_000 });
+    await withdraws.getByRole("button", { name: "Disable" }).click();
+    await withdraws.getByText("disabled", { exact: true }).waitFor();
+    expect(JSON.parse(readFileSync(configPath, "utf8")).mcpServers.withdraws).toMatchObject({ command: process.execPath });
+    expect(readFileSync(configPath, "utf8")).toMatch(/"(enabled|disabled)"/);
+    // Disabled servers go last.
+    expect(await page.getByRole("list", { name: "Servers" }).getByRole("heading", { level: 2 }).last().innerText()).toBe("withdraws");
+    await withdraws.getByRole("button", { name: "Enable" }).click();
+    await withdraws.getByText("connected", { exact: true }).waitFor({ timeout: 30_000 });
+
+    const missing = card(page, "missing");
+    await missing.getByRole("button", { name: "Remove" }).click();
+    const ask = missing.getByRole("group", { name: "Remove missing?" });
+    await ask.waitFor();
+    await shootAll(page, "issue8-servers-remove-ask", check);
+    await ask.getByRole("button", { name: "Keep it" }).click();
+    expect(JSON.parse(readFileSync(configPath, "utf8")).mcpServers.missing).toBeTruthy();
+    await missing.getByRole("button", { name: "Remove" }).click();
+    await missing.getByRole("button", { name: "Yes, remove" }).click();
+    await expect.poll(() => card(page, "missing").count(), { timeout: UI_TIMEOUT }).toBe(0);
+    expect(JSON.parse(readFileSync(configPath, "utf8")).mcpServers.missing).toBeUndefined();
+  }, 120_000);
+});
