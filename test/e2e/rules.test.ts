@@ -15,6 +15,7 @@ import { startCompanionServer, type CompanionServer } from "../../src/main/http/
 import { browserPlatform } from "../../src/main/serve";
 import { EVERYTHING, launchChromium, rendererDir, repoRoot } from "./harness";
 import type { ToolRunResult } from "../../src/shared/types";
+import { approvalRequest, hookAgent } from "../../src/main/agents";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE: string = (require("axe-core") as { source: string }).source;
@@ -178,4 +179,48 @@ describe("rules in Chromium", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
+
+  it("an agent's permission prompt: 'Allow this exact request again' for the session answers the identical next one; a shell command is not offered", async () => {
+    const context = await browser.newContext({ viewport: DESKTOP, colorScheme: "light" });
+    context.setDefaultTimeout(UI_TIMEOUT);
+    const page = await context.newPage();
+    await page.goto(server.pageUrl());
+    await nav(page, "Inbox").waitFor();
+
+    let n = 0;
+    const ask = (fixture: string) => {
+      const agent = hookAgent("claude-code")!;
+      const read = agent.read(JSON.parse(readFileSync(join(repoRoot, "test", "fixtures", "hooks", fixture), "utf8")));
+      if (!read.ok) throw new Error(read.reason);
+      const request = approvalRequest(agent.label, read.call, { id: `hook-${fixture}-${++n}` });
+      return core.inbox.waitFor(request, { source: { agent: agent.label } });
+    };
+
+    // A shell command: the card says why it is never allowed again by a rule, quietly.
+    const shell = ask("claude-code-bash.json");
+    const card = page.getByRole("region", { name: /asks to/ });
+    await card.waitFor();
+    await card.getByText("A shell command is always yours to allow").waitFor();
+    expect(await card.getByRole("checkbox").count()).toBe(0);
+    await card.getByRole("button", { name: "Answer in the terminal" }).click();
+    expect((await shell).ok).toBe(false);
+
+    // An MCP tool call: ticked, Allow makes a session rule; the identical request is allowed at once.
+    const first = ask("claude-code-mcp.json");
+    await card.getByRole("heading", { name: /call an MCP tool/ }).waitFor();
+    const again = card.getByRole("checkbox", { name: "Allow this exact request again for this session" });
+    expect(await again.isChecked()).toBe(false);
+    await again.check();
+    await shootAll(page, "approval-ticked", ".allow-again");
+    await card.getByRole("button", { name: "Allow" }).click();
+    expect((await first).ok).toBe(true);
+    const second = await ask("claude-code-mcp.json");
+    expect(second.ok).toBe(true);
+    const notes = page.getByRole("status", { name: "Rule notes" });
+    await expect.poll(() => notes.innerText()).toContain("Answered by your rule: Allow Claude Code to use");
+    expect(await card.count()).toBe(0);
+    await notes.getByRole("button", { name: "Undo" }).first().click();
+    await expect.poll(() => notes.innerText()).toContain("Rule removed");
+    await context.close();
+  }, 120_000);
 });
