@@ -52,6 +52,9 @@ describe("first run", () => {
     expect(await page.getByText(configPath, { exact: true }).count()).toBe(1);
     expect(await page.getByText("toolnexus-companion servers import --dry-run", { exact: true }).isVisible()).toBe(true);
     await shootAll(page, "issue8-first-run", check);
+    await page.setViewportSize({ width: 360, height: 640 });
+    expect(await horizontalOverflow(page), "first run at 360 px").toBeLessThanOrEqual(0);
+    await page.setViewportSize(DESKTOP);
 
     await page.getByRole("button", { name: "Try a question" }).click();
     const form = page.getByRole("form", { name: "Question" });

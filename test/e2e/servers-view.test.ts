@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium, CANCEL_FIXTURE, EVERYTHING, type App } from "./harness";
-import { DESKTOP, SHOTS, ensureRenderer, shootAll, startFromFile } from "./config-app";
+import { startOAuthServer } from "../integration/oauth-harness";
+import { DESKTOP, SHOTS, ensureRenderer, horizontalOverflow, shootAll, startFromFile } from "./config-app";
 
 const UI_TIMEOUT = 20_000;
 const MISSING = "/nonexistent/toolnexus-no-such-server";
@@ -90,6 +91,9 @@ describe("Servers view", () => {
     expect(headings).not.toContain("echo");
     expect(await card(page, "everything").getByText(/^Tools \(\d+ of \d+ match\)$/).count()).toBe(1);
     await shootAll(page, "issue8-servers-search", check);
+    // The narrowest tray popup too.
+    await page.setViewportSize({ width: 360, height: 640 });
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   }, 120_000);
 
   it("Disable and Enable edit the config file and the watcher applies them; Remove asks first", async () => {
@@ -117,4 +121,45 @@ describe("Servers view", () => {
     await expect.poll(() => card(page, "missing").count(), { timeout: UI_TIMEOUT }).toBe(0);
     expect(JSON.parse(readFileSync(configPath, "utf8")).mcpServers.missing).toBeUndefined();
   }, 120_000);
+});
+
+describe("Servers view: sign-in to a remote server (issue 9)", () => {
+  it("a declined sign-in leaves Needs sign-in with a Sign in button; Sign in asks again, the browser completes it, and Sign out is offered", async () => {
+    const oauth = await startOAuthServer();
+    const dir = mkdtempSync(join(tmpdir(), "tnc-servers-signin-"));
+    const path = join(dir, "mcp.json");
+    writeFileSync(path, JSON.stringify({ mcpServers: { secure: { url: oauth.url } } }));
+    const own = await startFromFile(path);
+    try {
+      const context = await browser.newContext({ viewport: DESKTOP });
+      context.setDefaultTimeout(UI_TIMEOUT);
+      const page = await context.newPage();
+      await page.goto(own.pageUrl);
+      // The first connect asks at once; the person says no.
+      const ask = page.getByRole("region", { name: "Authorization request" });
+      await ask.waitFor({ timeout: 30_000 });
+      await ask.getByRole("button", { name: "Decline" }).click();
+      await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Servers", exact: true }).click();
+      const secure = card(page, "secure");
+      await secure.getByText("Needs sign-in", { exact: true }).waitFor({ timeout: 30_000 });
+      await shootAll(page, "issue9-servers-needs-sign-in", check);
+      await secure.getByRole("button", { name: "Sign in" }).click();
+      // The sign-in question comes to the person; Open in browser follows the flow to the callback.
+      await ask.waitFor({ timeout: 30_000 });
+      const popup = context.waitForEvent("page");
+      await ask.getByRole("button", { name: "Open in browser" }).click();
+      await (await popup).waitForLoadState();
+      await expect.poll(() => own.core.servers().find((s) => s.name === "secure")?.state, { timeout: 30_000 }).toBe("connected");
+      await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Servers", exact: true }).click();
+      await secure.getByText("connected", { exact: true }).waitFor();
+      await secure.getByRole("button", { name: "Sign out" }).click();
+      // Every stored item is gone: the server needs a new sign-in, and the card says so again.
+      await secure.getByText("Needs sign-in", { exact: true }).waitFor();
+      expect(own.core.servers().find((s) => s.name === "secure")).toMatchObject({ state: "needs-sign-in", error: "signed out" });
+      expect(await secure.getByRole("alert").count()).toBe(0);
+      await context.close();
+    } finally {
+      await own.close();
+    }
+  }, 150_000);
 });
