@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
+import App from "../../src/renderer/App.svelte";
 import Agents from "../../src/renderer/components/Agents.svelte";
+import { fakeApi } from "./fake-api";
 import { agentsClient, type AgentsClient } from "../../src/renderer/lib/agents-client";
 import type { AgentsApplyArg, AgentsPlan, AgentsPlanArg, AgentView } from "../../src/shared/agents";
 import type { Envelope } from "../../src/shared/contract";
@@ -133,5 +135,15 @@ describe("Agents view", () => {
   it("a transport without the agents channels says so instead of throwing", async () => {
     render(Agents, { props: { client: agentsClient({}) } });
     expect((await screen.findByRole("alert")).textContent).toMatch(/cannot connect agents yet/);
+  });
+
+  it("the app's Agents tab shows the view over the companion's agents:list", async () => {
+    const api = fakeApi({ "agents:list": async () => ok(AGENTS) });
+    render(App, { props: { connection: { api, mode: "electron" } } });
+    const tab = within(screen.getByRole("navigation", { name: "Main" })).getByRole("button", { name: "Agents" });
+    await fireEvent.click(tab);
+    expect(tab.getAttribute("aria-current")).toBe("page");
+    expect(await within(await screen.findByRole("list", { name: "Agents" })).findAllByRole("listitem")).toHaveLength(4);
+    expect(api.fn("agents:list")).toHaveBeenCalled();
   });
 });

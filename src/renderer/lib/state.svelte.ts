@@ -5,7 +5,7 @@ import type { Answer, InboxEvent, PendingEntry, WithdrawReason } from "../../sha
 import type { RuleAddArg, RuleView } from "../../shared/rules";
 import { rulesClient, type RuleResult, type RulesClient } from "./rules-client";
 
-export type View = "inbox" | "servers" | "history" | "settings";
+export type View = "inbox" | "servers" | "agents" | "history" | "settings";
 
 /** Why the question the person was looking at went away without them answering it here. */
 export interface Notice {
