@@ -18,7 +18,6 @@ import { IdleTimer } from "./idle-timer";
 import { LinkedAbort } from "./linked-abort";
 import { toToolOutput } from "./result";
 import { GroupStdioTransport } from "./stdio-transport";
-import { httpPostFetch } from "./http-post-fetch";
 import { resolveInputs, withInputs } from "./inputs";
 import type { AgentRequest, ExecuteContext, LoadOptions, McpBackend, McpTool, ToolOutput, WaitFor } from "./types";
 import { forwardedNotifications, NO_AGENT_CAN_ANSWER } from "./forward";
@@ -282,7 +281,7 @@ export class ServerConnection implements McpBackend {
       // that (discovery, a foreign resource, an issuer mismatch) is the error to show, not SSE's.
       let challenged = false;
       const seeingChallenges: typeof fetch = async (input, init) => {
-        const response = await postFetch(input, init);
+        const response = await quietFetch(input, init);
         if (response.status === 401 && authProvider) challenged = true;
         return response;
       };
@@ -686,9 +685,6 @@ const quietFetch: typeof fetch = (input, init) => {
   }
   return fetch(input, init);
 };
-
-/** POSTs over node:http on a keep-alive agent (http-post-fetch.ts); the rest through quietFetch. */
-const postFetch = httpPostFetch(quietFetch);
 
 /** Redeems a sign-in's callback on the transport that was refused (it knows the scope it asked for). */
 async function finishAuthOn(transport: Transport | undefined, params: URLSearchParams): Promise<void> {
