@@ -100,7 +100,7 @@ describe("first run", () => {
     // The demo question answered in the test before is on record.
     await page.getByRole("list", { name: "History records" }).getByText("What should I brew for you?").first().waitFor();
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-    // The four tabs sit on one row at tray-popup size.
+    // The tabs sit on one row at tray-popup size.
     const tops = await page.getByRole("navigation", { name: "Main" }).getByRole("button").evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
     expect(new Set(tops).size).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
