@@ -6,22 +6,23 @@
 // the server elicit K times in a row and report each round trip as it measured it, so the
 // figures exclude tools/call itself. Rounds alternate a, b, a, b … to cancel drift.
 //
-//   npx tsx bench/elicit-overhead.ts [--n 2500] [--k 250]
+//   node bench/bundle-elicit-overhead.mjs && node out/bench/elicit-overhead.mjs [--n 2500] [--k 250]
+// (`npm run bench` does both: it is measured bundled, as the app ships)
 import { cpus, loadavg } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { loadMcp } from "../src/main/mcp/source";
 import { Inbox, inboxWaitFor } from "../src/main/inbox";
 import type { McpTool } from "../src/main/mcp/types";
 import { GroupStdioTransport } from "../src/main/mcp/stdio-transport";
+import { repoRoot } from "../test/fixtures";
 import { Residence } from "./lib/residence";
 import { summarize } from "./lib/stats";
 import { fixed, formatTable } from "./lib/table";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const fixture = join(here, "fixtures", "elicit-loop.mjs");
+// From the repository root, so the bundled copy (out/bench/) finds it as the source does.
+const fixture = join(repoRoot, "bench", "fixtures", "elicit-loop.mjs");
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -141,7 +142,7 @@ async function main(): Promise<void> {
       `client residence (elicitation/create in → result out), µs: (a) p50 ${fixed(ra.p50)} p99 ${fixed(ra.p99)}; ` +
         `(b) p50 ${fixed(rb.p50)} p99 ${fixed(rb.p99)}; our path adds ${fixed(rb.p50 - ra.p50)} µs at p50`,
     );
-    console.log(`ratio b/a: p50 ${fixed(p50, 3)}  p99 ${fixed(p99, 3)}  (target ≤ 1.15 at p50: ${p50 <= 1.15 ? "met" : "NOT met"})`);
+    console.log(`ratio b/a: p50 ${fixed(p50, 3)}  p99 ${fixed(p99, 3)}  (target ≤ 1.10 at p50: ${p50 <= 1.1 ? "met" : "NOT met"})`);
   } finally {
     await a.close();
     await b.close();

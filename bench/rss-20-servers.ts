@@ -2,16 +2,19 @@
 // plus the servers' own RSS (VmRSS of every descendant process, from /proc), so the figure
 // covers what the companion costs the machine, not only its own heap. Linux only (/proc).
 //
-//   npx tsx bench/rss-20-servers.ts [--servers 20]
+//   node bench/bundle-rss-20-servers.mjs && node out/bench/rss-20-servers.mjs [--servers 20]
+// (`npm run bench` does both: measured bundled, as the app ships, without tsx's loader)
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { loadMcp } from "../src/main/mcp/source";
 import { Inbox, inboxWaitFor } from "../src/main/inbox";
+import { repoRoot } from "../test/fixtures";
 import { fixed, formatTable, mib } from "./lib/table";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const fixture = join(here, "fixtures", "elicit-loop.mjs");
+// From the repository root, so the bundled copy (out/bench/) finds it as the source does.
+const fixture = join(repoRoot, "bench", "fixtures", "elicit-loop.mjs");
+/** Issue 11: the core process's own RSS with 20 stdio servers connected, children counted apart. */
+const TARGET_RSS = 80 * 1024 * 1024;
 const i = process.argv.indexOf("--servers");
 const COUNT = i >= 0 && Number(process.argv[i + 1]) > 0 ? Math.floor(Number(process.argv[i + 1])) : 20;
 
@@ -98,6 +101,7 @@ async function main(): Promise<void> {
         ],
       ),
     );
+    console.log(`core RSS with ${COUNT} servers: ${mib(after)} (target ≤ ${mib(TARGET_RSS)}${COUNT === 20 ? (after <= TARGET_RSS ? " — met" : " — NOT met") : ""}; children counted apart)`);
     console.log(`companion grew by ${mib(after - before)} (${mib((after - before) / COUNT)} per server); each child ≈ ${mib(kidsRss / Math.max(1, kids.length))}`);
   } finally {
     inbox.close();
