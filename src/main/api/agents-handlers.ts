@@ -109,9 +109,11 @@ export function createAgentsHandlers(deps: AgentsHandlerDeps): AgentsHandlers {
     if (arg.literalToken && !literal) throw new ArgumentError(`${channel}: "literalToken" is only for an HTTP entry in an agent that cannot refer to a secret (Zed).`);
     if (literal && !arg.literalToken) {
       // Nothing is planned until the person chooses: the shim, or the token in plain text.
-      return { view: { ...base, files: [], notes: [literalMessage(writer)], choice: { kind: "literal-token", message: literalMessage(writer) }, fingerprint: fingerprintOf(arg, via, []) }, changes: [] };
+      return { view: { ...base, files: [], notes: [], choice: { kind: "literal-token", message: literalMessage(writer) }, fingerprint: fingerprintOf(arg, via, []) }, changes: [] };
     }
-    const companion = deps.companionUrl?.();
+    // The shim is told the URL only when it is not the one it assumes anyway.
+    const url = deps.companionUrl?.();
+    const companion = url && url.replace(/\/+$/, "") !== DEFAULT_COMPANION_URL ? url : undefined;
     const options: ConnectOptions = { via, cli: deps.cli(), gatewayUrl: gateway(), ...(companion ? { companionUrl: companion } : {}) };
     if (literal) {
       const token = deps.token();
