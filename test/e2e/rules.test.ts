@@ -5,7 +5,7 @@
 // and 420×640, light and dark, each checked for horizontal overflow and by axe.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,15 +31,22 @@ let browser: Browser;
 let dir: string;
 const log: string[] = [];
 
-/** A renderer build that has the rule control: out/renderer if it does, else a private build. */
-function ensureRendererWithRules(): void {
-  if (process.env.TNC_RENDERER_DIR) return;
-  const assets = join(repoRoot, "out", "renderer", "assets");
-  try {
-    if (existsSync(join(rendererDir(), "index.html")) && readdirSync(assets).some((f) => f.endsWith(".js") && readFileSync(join(assets, f), "utf8").includes("Always answer this way"))) return;
-  } catch {
-    // No build yet: make one below.
+/** Newest modification time of the files under `dir`. */
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
   }
+  return latest;
+}
+
+/** out/renderer when it was built after the last edit of the renderer's sources, else a private build. */
+function ensureFreshRenderer(): void {
+  if (process.env.TNC_RENDERER_DIR) return;
+  const index = join(repoRoot, "out", "renderer", "index.html");
+  const sources = Math.max(newest(join(repoRoot, "src", "renderer")), newest(join(repoRoot, "src", "shared")), newest(join(repoRoot, "src", "forms")));
+  if (existsSync(index) && statSync(index).mtimeMs > sources) return;
   const out = mkdtempSync(join(tmpdir(), "tnc-renderer-"));
   execFileSync("npx", ["vite", "build", "--logLevel", "warn", "--outDir", out, "--emptyOutDir"], { cwd: repoRoot, stdio: "inherit", timeout: 180_000 });
   process.env.TNC_RENDERER_DIR = out;
@@ -47,7 +54,7 @@ function ensureRendererWithRules(): void {
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  ensureRendererWithRules();
+  ensureFreshRenderer();
   dir = mkdtempSync(join(tmpdir(), "tnc-rules-e2e-"));
   core = await createCore({
     config: { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } },
@@ -116,6 +123,8 @@ describe("rules in Chromium", () => {
     await form.waitFor();
     await form.getByRole("textbox", { name: "String", exact: true }).fill("Ada Lovelace");
     const always = form.getByRole("checkbox", { name: "Always answer this way" });
+    // Unticked, the control names nothing that is not there.
+    expect(await axeViolations(page)).toEqual([]);
     await always.check();
     // A rules file is in use, so both lengths are offered; both answers too.
     await form.getByRole("group", { name: "For how long" }).waitFor();
