@@ -45,7 +45,9 @@ describe("OAuth sign-in to a remote server", () => {
 
     await first.source.close();
     const before = await server.stats();
-    expect(before).toMatchObject({ authorize: 1, codeGrants: 1, registrations: 1, refreshGrants: 0 });
+    // The token is short-lived (it refreshes at a tenth of its life), so a slow machine may already
+    // have refreshed once here; what matters is that the restart refreshes again and asks nothing.
+    expect(before).toMatchObject({ authorize: 1, codeGrants: 1, registrations: 1 });
     await new Promise((r) => setTimeout(r, 3_100));
 
     // Restart: a new companion (new callback listener, new port) with the same keychain.
@@ -54,7 +56,7 @@ describe("OAuth sign-in to a remote server", () => {
     expect(second.questions).toEqual([]);
     const after = await server.stats();
     expect(after).toMatchObject({ authorize: 1, codeGrants: 1, registrations: 1 });
-    expect(after.refreshGrants).toBeGreaterThanOrEqual(1);
+    expect(after.refreshGrants).toBeGreaterThan(before.refreshGrants);
     // Refreshed before the expired token was sent: the server refused nothing more.
     expect(after.refused).toBe(before.refused);
     expect((await second.source.tools.find((t) => t.name === "secure_ask_region")!.execute({})).output).toBe("region: emea");
