@@ -41,22 +41,8 @@ export interface HistoryStoreOptions {
   redact?: <T>(value: T) => T;
 }
 
-/** A question as it arrives, ready to store (already masked). */
-export interface NewQuestion {
-  requestId: string;
-  kind: string;
-  prompt: string;
-  server?: string;
-  agent?: string;
-  url?: string;
-  fields: AskedField[];
-  outcome: HistoryOutcome;
-  by?: HistoryBy;
-  reason?: string;
-  answer?: Record<string, unknown>;
-  receivedAt: number;
-  settledAt?: number;
-}
+/** A question as it arrives, ready to store (already masked): a record before the database numbers it. */
+export type NewQuestion = Omit<HistoryRecord, "rowId" | "answerMs" | "repeats">;
 
 /** How a pending question ended. */
 export interface Settlement {
