@@ -8,6 +8,8 @@ import { startApp, launchChromium, everythingConfig, repoRoot, type App } from "
 
 const SHOTS = join(repoRoot, "test-output", "screenshots");
 const UI_TIMEOUT = 15_000;
+/** From running a tool to its server's question being listed, on a busy machine. */
+const QUESTION_TIMEOUT = 45_000;
 
 let app: App;
 let browser: Browser;
@@ -61,7 +63,11 @@ async function runTool(page: Page, tool: string, fill?: (form: ReturnType<Page["
 /** Goes to the Inbox and opens the question whose prompt contains `prompt`. */
 async function openQuestion(page: Page, prompt: string | RegExp) {
   await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Inbox" }).click();
-  await page.getByRole("list", { name: "Pending questions" }).getByRole("button", { name: prompt }).click();
+  const item = page.getByRole("list", { name: "Pending questions" }).getByRole("button", { name: prompt });
+  // The question comes from a real server through main; with the whole suite running on two cores
+  // it can take longer than one UI step to arrive.
+  await item.waitFor({ timeout: QUESTION_TIMEOUT });
+  await item.click();
 }
 
 async function result(page: Page, tool: string): Promise<string> {
