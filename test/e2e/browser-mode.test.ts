@@ -66,7 +66,11 @@ async function openQuestion(page: Page, prompt: string | RegExp) {
   const item = page.getByRole("list", { name: "Pending questions" }).getByRole("button", { name: prompt });
   // The question comes from a real server through main; with the whole suite running on two cores
   // it can take longer than one UI step to arrive.
-  await item.waitFor({ timeout: QUESTION_TIMEOUT });
+  await item.waitFor({ timeout: QUESTION_TIMEOUT }).catch((e: Error) => {
+    // Say which side lost it: main never had the question, or the page never listed it.
+    const held = app.core.inbox.list().map((x) => x.request.prompt);
+    throw new Error(`${e.message}\nmain holds: ${JSON.stringify(held)}\nlog tail:\n${app.log.slice(-20).join("\n")}`);
+  });
   await item.click();
 }
 

@@ -120,11 +120,20 @@ export class CompanionStore {
   start(): () => void {
     const offs = [
       this.api.on("inbox:event", (event) => this.#onInbox(event)),
-      this.api.on("servers:changed", (servers) => (this.servers = servers)),
-      this.api.on("settings:changed", (settings) => (this.settings = settings)),
+      this.api.on("servers:changed", (servers) => {
+        this.#seen.servers++;
+        this.servers = servers;
+      }),
+      this.api.on("settings:changed", (settings) => {
+        this.#seen.settings++;
+        this.settings = settings;
+      }),
       // The tray or a notification asked for this question: show it with the keyboard in it.
       this.api.on("inbox:focus", ({ id }) => this.open(id)),
-      this.api.on("rules:changed", (rules) => (this.rules = rules)),
+      this.api.on("rules:changed", (rules) => {
+        this.#seen.rules++;
+        this.rules = rules;
+      }),
     ];
     // Once a second: the Inbox shows how long each question has left before it expires.
     const tick = setInterval(() => (this.now = Date.now()), 1_000);
@@ -135,20 +144,37 @@ export class CompanionStore {
     };
   }
 
+  /**
+   * Events seen per kind. A snapshot asked for before an event may arrive after it; counting lets
+   * the snapshot lose to what main said since, instead of putting back an older state.
+   */
+  #seen = { servers: 0, settings: 0, rules: 0 };
+  /** While a snapshot of the Inbox is on its way: ids added and settled by events meanwhile. */
+  #inboxSince: { added: Set<string>; settled: Set<string> } | null = null;
+
   /** Fetches everything again; also what a reconnecting page does. */
   async load(): Promise<void> {
-    const [inbox, servers, settings] = await Promise.all([
-      this.api["inbox:list"](),
-      this.api["servers:list"](),
-      this.api["settings:get"](),
-    ]);
+    const seen = { ...this.#seen };
+    const since = (this.#inboxSince = { added: new Set<string>(), settled: new Set<string>() });
     const errors: string[] = [];
-    if (inbox.ok) this.pending = [...inbox.value].sort((a, b) => a.receivedAt - b.receivedAt);
-    else errors.push(`Questions: ${inbox.error.message}`);
-    if (servers.ok) this.servers = servers.value;
-    else errors.push(`Servers: ${servers.error.message}`);
-    if (settings.ok) this.settings = settings.value;
-    else errors.push(`Settings: ${settings.error.message}`);
+    // Each part lands as soon as it comes: a question must not wait for the settings to show.
+    const inbox = this.api["inbox:list"]().then((result) => {
+      if (this.#inboxSince === since) this.#inboxSince = null;
+      if (!result.ok) return errors.push(`Questions: ${result.error.message}`);
+      const fresh = result.value.filter((e) => !since.settled.has(e.request.id));
+      const ids = new Set(fresh.map((e) => e.request.id));
+      const arrived = this.pending.filter((e) => since.added.has(e.request.id) && !ids.has(e.request.id));
+      this.pending = [...fresh, ...arrived].sort((a, b) => a.receivedAt - b.receivedAt);
+    });
+    const servers = this.api["servers:list"]().then((result) => {
+      if (!result.ok) return errors.push(`Servers: ${result.error.message}`);
+      if (this.#seen.servers === seen.servers) this.servers = result.value;
+    });
+    const settings = this.api["settings:get"]().then((result) => {
+      if (!result.ok) return errors.push(`Settings: ${result.error.message}`);
+      if (this.#seen.settings === seen.settings) this.settings = result.value;
+    });
+    await Promise.all([inbox, servers, settings]);
     this.loadErrors = errors;
     void this.loadRules();
   }
@@ -158,9 +184,10 @@ export class CompanionStore {
   }
 
   async loadRules(): Promise<void> {
+    const seen = this.#seen.rules;
     try {
       const result = await this.api["rules:list"]();
-      if (result.ok) this.rules = result.value;
+      if (result.ok && this.#seen.rules === seen) this.rules = result.value;
     } catch {
       // A page without rules (older companion) simply lists none.
     }
@@ -280,6 +307,7 @@ export class CompanionStore {
   #onInbox(event: InboxEvent): void {
     if (event.type === "added") {
       const id = event.entry.request.id;
+      this.#inboxSince?.added.add(id);
       if (this.pending.some((e) => e.request.id === id)) return;
       // A rule the person set answers it at once (its "answered" follows): nothing to show or open.
       if (event.byRule) return;
@@ -295,6 +323,7 @@ export class CompanionStore {
     if (event.type === "answered" && event.by === "rule" && event.ruleId) void this.#ruleAnswered(event.ruleId);
     if (event.type === "answered" || event.type === "withdrawn") {
       const id = event.id;
+      this.#inboxSince?.settled.add(id);
       const displayed = this.view === "inbox" && this.current?.entry?.request.id === id;
       const entry = this.pending.find((e) => e.request.id === id);
       this.pending = this.pending.filter((e) => e.request.id !== id);
