@@ -3,12 +3,11 @@
 // in browser mode, Debian's Chromium answers on the approval card, and the hook prints the agent's
 // decision. Screenshots at 1280×800 and 420×640, light and dark, in test-output/screenshots.
 import { describe, it, expect, beforeAll, afterAll, afterEach } from "vitest";
-import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startApp, launchChromium, repoRoot, type App } from "./harness";
+import { startApp, launchChromium, rendererDir, repoRoot, type App } from "./harness";
 
 const SHOTS = join(repoRoot, "test-output", "screenshots");
 const BIN = join(repoRoot, "bin", "toolnexus-companion");
@@ -19,23 +18,9 @@ let app: App;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
-/** A renderer build that has the approval card: out/renderer if it does, else a private build. */
-function ensureRendererWithApprovalCard(): void {
-  if (process.env.TNC_RENDERER_DIR) return;
-  const assets = join(repoRoot, "out", "renderer", "assets");
-  try {
-    if (readdirSync(assets).some((f) => f.endsWith(".js") && readFileSync(join(assets, f), "utf8").includes("Answer in the terminal"))) return;
-  } catch {
-    // No build yet: make one below.
-  }
-  const dir = mkdtempSync(join(tmpdir(), "tnc-renderer-"));
-  execFileSync("npx", ["vite", "build", "--logLevel", "warn", "--outDir", dir, "--emptyOutDir"], { cwd: repoRoot, stdio: "inherit", timeout: 180_000 });
-  process.env.TNC_RENDERER_DIR = dir;
-}
-
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  ensureRendererWithApprovalCard();
+  rendererDir();
   app = await startApp({ mcpServers: {} });
   browser = await launchChromium();
 }, 240_000);

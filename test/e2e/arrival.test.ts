@@ -6,14 +6,12 @@
 // horizontal overflow, a refused session). axe-core runs on every view; screenshots of each view
 // at 1280×800 and 420×640, light and dark, land in test-output/screenshots.
 import { describe, it, expect, beforeAll, afterAll, afterEach } from "vitest";
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { Request } from "../../src/shared/types";
-import { startApp, launchChromium, everythingConfig, repoRoot, CANCEL_FIXTURE, type App } from "./harness";
+import { startApp, launchChromium, everythingConfig, rendererDir, repoRoot, CANCEL_FIXTURE, type App } from "./harness";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE: string = (require("axe-core") as { source: string }).source;
@@ -26,23 +24,9 @@ let app: App;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
-/** A renderer build with this views: out/renderer if it has them, else a private build. */
-function ensureRenderer(): void {
-  if (process.env.TNC_RENDERER_DIR) return;
-  const assets = join(repoRoot, "out", "renderer", "assets");
-  try {
-    if (readdirSync(assets).some((f) => f.endsWith(".js") && readFileSync(join(assets, f), "utf8").includes("Answer now"))) return;
-  } catch {
-    // No build yet: make one below.
-  }
-  const dir = mkdtempSync(join(tmpdir(), "tnc-renderer-"));
-  execFileSync("npx", ["vite", "build", "--logLevel", "warn", "--outDir", dir, "--emptyOutDir"], { cwd: repoRoot, stdio: "inherit", timeout: 180_000 });
-  process.env.TNC_RENDERER_DIR = dir;
-}
-
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  ensureRenderer();
+  rendererDir();
   app = await startApp(everythingConfig());
   browser = await launchChromium();
 }, 240_000);

@@ -2,10 +2,7 @@
 // the desktop app are), for the first-run and Servers-view end-to-end tests: harness.ts's startApp
 // takes a config object, which has no file to watch, edit or find missing. Plus axe and the
 // overflow check the issue-10 tests use, and a renderer build that holds these views.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { createCore } from "../../src/main/core";
@@ -16,18 +13,9 @@ import { rendererDir, repoRoot, type App } from "./harness";
 const require = createRequire(import.meta.url);
 const AXE_SOURCE: string = (require("axe-core") as { source: string }).source;
 
-/** A renderer build with the first-run view: out/renderer if it has it, else a private build. */
+/** Builds the renderer now when out/renderer is older than its sources (see rendererDir). */
 export function ensureRenderer(): void {
-  if (process.env.TNC_RENDERER_DIR) return;
-  const assets = join(repoRoot, "out", "renderer", "assets");
-  try {
-    if (readdirSync(assets).some((f) => f.endsWith(".js") && readFileSync(join(assets, f), "utf8").includes("Copy the import command"))) return;
-  } catch {
-    // No build yet: make one below.
-  }
-  const dir = mkdtempSync(join(tmpdir(), "tnc-renderer-"));
-  execFileSync("npx", ["vite", "build", "--logLevel", "warn", "--outDir", dir, "--emptyOutDir"], { cwd: repoRoot, stdio: "inherit", timeout: 180_000 });
-  process.env.TNC_RENDERER_DIR = dir;
+  rendererDir();
 }
 
 export async function startFromFile(configPath: string, options: { historyPath?: string } = {}): Promise<App> {

@@ -1,7 +1,8 @@
 // Browser mode in-process for the end-to-end tests and the latency bench: the real core with real
 // MCP servers, the real listener serving the built renderer, and Debian's Chromium.
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,14 +16,32 @@ export const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url))
 export const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
 export const CANCEL_FIXTURE = join(repoRoot, "test", "fixtures", "cancel-elicit.mjs");
 
-/** The built renderer; TNC_RENDERER_DIR points elsewhere (a private build while developing). */
-export function rendererDir(): string {
-  const dir = process.env.TNC_RENDERER_DIR ?? join(repoRoot, "out", "renderer");
-  if (!existsSync(join(dir, "index.html"))) {
-    // npm test builds it first (scripts/test.sh); a lone run of this file builds it here.
-    execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { cwd: repoRoot, stdio: "inherit", timeout: 180_000 });
+/** Newest modification time of the files under `dir`. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
   }
-  return dir;
+  return newest;
+}
+
+/**
+ * The built renderer: TNC_RENDERER_DIR, else out/renderer when it was built after the last edit of
+ * the page's sources (npm test builds it first, scripts/test.sh), else a private build for this
+ * worker. A stale out/renderer would test old code or time out on a view it lacks; rebuilding
+ * out/renderer itself would pull it from under tests running in other workers.
+ */
+export function rendererDir(): string {
+  if (process.env.TNC_RENDERER_DIR) return process.env.TNC_RENDERER_DIR;
+  const shared = join(repoRoot, "out", "renderer");
+  const index = join(shared, "index.html");
+  const sources = Math.max(...["renderer", "shared", "forms"].map((d) => newestMtime(join(repoRoot, "src", d))));
+  if (existsSync(index) && statSync(index).mtimeMs > sources) return shared;
+  const own = mkdtempSync(join(tmpdir(), "tnc-renderer-"));
+  execFileSync("npx", ["vite", "build", "--logLevel", "warn", "--outDir", own, "--emptyOutDir"], { cwd: repoRoot, stdio: "inherit", timeout: 180_000 });
+  process.env.TNC_RENDERER_DIR = own;
+  return own;
 }
 
 export interface App {

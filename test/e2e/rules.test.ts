@@ -4,8 +4,7 @@
 // form, with a quiet note offering Undo; after Undo the form comes back. Screenshots at 1280×800
 // and 420×640, light and dark, each checked for horizontal overflow and by axe.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,30 +30,9 @@ let browser: Browser;
 let dir: string;
 const log: string[] = [];
 
-/** Newest modification time of the files under `dir`. */
-function newest(dir: string): number {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
-}
-
-/** out/renderer when it was built after the last edit of the renderer's sources, else a private build. */
-function ensureFreshRenderer(): void {
-  if (process.env.TNC_RENDERER_DIR) return;
-  const index = join(repoRoot, "out", "renderer", "index.html");
-  const sources = Math.max(newest(join(repoRoot, "src", "renderer")), newest(join(repoRoot, "src", "shared")), newest(join(repoRoot, "src", "forms")));
-  if (existsSync(index) && statSync(index).mtimeMs > sources) return;
-  const out = mkdtempSync(join(tmpdir(), "tnc-renderer-"));
-  execFileSync("npx", ["vite", "build", "--logLevel", "warn", "--outDir", out, "--emptyOutDir"], { cwd: repoRoot, stdio: "inherit", timeout: 180_000 });
-  process.env.TNC_RENDERER_DIR = out;
-}
-
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  ensureFreshRenderer();
+  rendererDir();
   dir = mkdtempSync(join(tmpdir(), "tnc-rules-e2e-"));
   core = await createCore({
     config: { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } },
