@@ -10,25 +10,12 @@ import { clientById, discover, MAX_CLIENT_FILE_BYTES } from "./index";
 import { EditError, parseJsonc } from "./json-edit";
 import { lineDiff } from "./text-diff";
 import type { Machine } from "./types";
+import type { AgentView } from "../../shared/agents";
 import { undo, type ClientWriter } from "./writer";
 import { WRITERS } from "./writers";
 
-export interface AgentStatus {
-  id: string;
-  label: string;
-  /** One of its config folders or files exists. */
-  found: boolean;
-  /** Entries that reach the companion, by file and name. */
-  connections: Array<{ file: string; name: string; scope: string }>;
-  /** An entry named `toolnexus` that does not reach the companion (an old path, another port). */
-  stale: Array<{ file: string; scope: string }>;
-  /** Only for agents with a PermissionRequest hook: the files where ours is installed. */
-  hook?: { installed: string[] };
-  defaultVia: Via;
-  http: ClientWriter["http"];
-  docs: string;
-  errors: string[];
-}
+/** What the Agents view and `agents list` show of one agent: the page's own shape, one definition. */
+export type AgentStatus = AgentView;
 
 async function exists(path: string): Promise<boolean> {
   try {
