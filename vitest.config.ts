@@ -14,6 +14,9 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Integration tests spawn real servers and browsers; two cores do not like many at once.
           maxWorkers: 2,
+          // After the jsdom tests, not beside them: on two cores four workers at once starved the
+          // browsers and real servers of the end-to-end tests (a question 45 s late in CI).
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -28,6 +31,7 @@ export default defineConfig({
           // getByRole over a 13-field form is slow in jsdom, and the machine is shared.
           testTimeout: 30_000,
           maxWorkers: 2,
+          sequence: { groupOrder: 0 },
         },
       },
     ],
