@@ -40,8 +40,11 @@ export interface PendingEntry {
   receivedAt: number;
 }
 
-/** Why a question left the Inbox without the person answering it. */
-export type WithdrawReason = "aborted" | "expired" | "closed";
+/**
+ * Why a question left the Inbox without the person answering it. `agent-gone`: the agent it was
+ * asked for disconnected (the event's message names it: "<agent> disconnected").
+ */
+export type WithdrawReason = "aborted" | "expired" | "closed" | "agent-gone";
 
 export type InboxEvent =
   /**

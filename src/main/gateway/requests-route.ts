@@ -11,6 +11,7 @@ import { parseTarget } from "../http/request-target";
 import { tryStringify } from "../json-bounds";
 import { MAX_PENDING_PER_CALLER } from "../limits";
 import { checkRequest } from "./validate-request";
+import { AgentGone } from "../inbox/agent-gone";
 
 export interface RequestsRouteOptions {
   inbox: Inbox;
@@ -126,7 +127,7 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
     }
     posted.set(request.id, { agent, controller });
     res.once("close", () => {
-      if (!res.writableFinished) controller.abort();
+      if (!res.writableFinished) controller.abort(new AgentGone(agent));
     });
     // Headers now, body when answered: clients see the request was accepted, and a leading
     // whitespace heartbeat (valid before JSON) keeps idle timeouts from cutting a long wait.

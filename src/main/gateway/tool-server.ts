@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import type { CallToolResult, RequestId } from "@modelcontextprotocol/server";
 import { LinkedAbort } from "../mcp/linked-abort";
+import { AgentGone } from "../inbox/agent-gone";
 import type { AgentRequest, ExecuteContext, McpSource, SourceEvent } from "../mcp/types";
 import { secretScrubber } from "../secrets/scrub";
 import { levelRank, type Catalog } from "./catalog";
@@ -191,11 +192,12 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     server,
     agent,
     call,
-    abortCall(id, reason = "the agent's connection closed") {
-      calls.get(id)?.abort(new Error(reason));
+    abortCall(id, reason) {
+      // Without a reason the connection carrying the call closed: the agent is gone.
+      calls.get(id)?.abort(reason === undefined ? new AgentGone(agent() ?? "the agent") : new Error(reason));
     },
     abortAll() {
-      for (const abort of calls.values()) abort.abort(new Error("the agent's session ended"));
+      for (const abort of calls.values()) abort.abort(new AgentGone(agent() ?? "the agent"));
       calls.clear();
     },
     shortPath() {

@@ -1,10 +1,11 @@
 // The one resolver of the app. Every question — an MCP server's elicitation or an agent's posted
 // Request — waits here until it is answered once, expires, is withdrawn, or the app closes.
-import type { Answer, Asker, InboxEvent, PendingEntry, Request } from "../../shared/types";
+import type { Answer, Asker, InboxEvent, PendingEntry, Request, WithdrawReason } from "../../shared/types";
 import { checkFormAnswer } from "../../forms/check-answer";
 import { jsonBoundsProblem } from "../json-bounds";
 import { MAX_DECLINE_MESSAGE, MAX_PENDING_PER_SERVER, MAX_PENDING_TOTAL, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../limits";
 import { InboxError } from "./errors";
+import { AgentGone } from "./agent-gone";
 
 export interface InboxOptions {
   /** Pending questions one source may have at once; past it, new ones are cancelled at once. */
@@ -192,7 +193,8 @@ export class Inbox {
       const onAbort = () => {
         const why = signal?.reason;
         const message = why instanceof Error ? why.message : typeof why === "string" ? why : "the asker stopped waiting";
-        this.withdraw(request.id, "aborted", { id: request.id, ok: false, reason: "cancelled" }, message);
+        // The agent it was asked for went away: said as such, not as the server giving up.
+        this.withdraw(request.id, why instanceof AgentGone ? "agent-gone" : "aborted", { id: request.id, ok: false, reason: "cancelled" }, message);
       };
       const armExpiry = () => {
         if (expiresAt === undefined) return;
@@ -320,7 +322,7 @@ export class Inbox {
     return { id: request.id, ok: true, data: checked.data };
   }
 
-  private withdraw(id: string, reason: "aborted" | "expired" | "closed", answer: Answer, message: string): void {
+  private withdraw(id: string, reason: WithdrawReason, answer: Answer, message: string): void {
     if (!this.pending.has(id)) return;
     this.settle(id, answer);
     this.emit({ type: "withdrawn", id, reason, message });

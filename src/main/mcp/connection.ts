@@ -23,6 +23,7 @@ import type { AgentRequest, ExecuteContext, LoadOptions, McpBackend, McpTool, To
 import { forwardedNotifications, NO_AGENT_CAN_ANSWER } from "./forward";
 import { MAX_SIGN_INS_PER_CONNECT } from "../auth/session";
 import type { ServerAuthSession } from "../auth/types";
+import { AgentGone } from "../inbox/agent-gone";
 
 export const CLIENT_INFO = { name: "toolnexus-companion", version: "0.1.0" };
 export const DEFAULT_MAX_WAIT_MS = 60 * 60 * 1000;
@@ -536,7 +537,8 @@ export class ServerConnection implements McpBackend {
       this.activeCalls.delete(call);
       for (const question of call.questions) {
         question.calls.delete(call);
-        if (question.calls.size === 0) question.abort.abort(new Error(`the call to ${tool} that asked this question has ended`));
+        // The agent going away is said as such (AgentGone), so the page can name it.
+        if (question.calls.size === 0) question.abort.abort(signal.reason instanceof AgentGone ? signal.reason : new Error(`the call to ${tool} that asked this question has ended`));
       }
     }
   }

@@ -1,0 +1,145 @@
+// Issue 10 in Chromium, browser mode, the real core and listener: an agent that disconnects while
+// its question is open (the page says the agent disconnected, History keeps it), and history that
+// lasts across a restart of the companion (a second core on the same SQLite file lists the first
+// one's answer). Screenshots of the views at 1280×800 and 420×640 land in test-output/screenshots.
+import { describe, it, expect, beforeAll, afterAll, afterEach } from "vitest";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createCore, type Core } from "../../src/main/core";
+import { startCompanionServer, type CompanionServer } from "../../src/main/http/companion-server";
+import { browserPlatform } from "../../src/main/serve";
+import type { Answer, Request } from "../../src/shared/types";
+import { launchChromium, rendererDir, repoRoot } from "./harness";
+
+const SHOTS = join(repoRoot, "test-output", "screenshots");
+const UI_TIMEOUT = 15_000;
+const RECORD_FIXTURE = join(repoRoot, "test", "fixtures", "elicit-record.mjs");
+type Size = { width: number; height: number };
+const DESKTOP: Size = { width: 1280, height: 800 };
+const POPUP: Size = { width: 420, height: 640 };
+
+interface RunningApp {
+  core: Core;
+  server: CompanionServer;
+  close(): Promise<void>;
+}
+
+/** The browser-mode app as serve.ts builds it, with its history in `historyPath`. */
+async function startApp(config: unknown, historyPath: string): Promise<RunningApp> {
+  const core = await createCore({ config, platform: browserPlatform, log: () => {}, historyPath });
+  const server = await startCompanionServer(core, { port: 0, staticDir: rendererDir(), log: () => {} });
+  return { core, server, close: () => core.close() };
+}
+
+let dir: string;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const apps: RunningApp[] = [];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  rendererDir();
+  browser = await launchChromium();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+afterEach(async () => {
+  while (contexts.length) await contexts.pop()!.close();
+  while (apps.length) await apps.pop()!.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function openPage(app: RunningApp, viewport: Size = DESKTOP): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  context.setDefaultTimeout(UI_TIMEOUT);
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(app.server.pageUrl());
+  await page.getByRole("navigation", { name: "Main" }).waitFor();
+  return page;
+}
+
+const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("button", { name, exact: true });
+
+async function noSidewaysScroll(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+describe("an agent that disconnects, in the page", () => {
+  it("the open question says the agent disconnected, and History keeps it as withdrawn with that reason", async () => {
+    dir = mkdtempSync(join(tmpdir(), "tnc-agent-gone-"));
+    const app = await startApp({ mcpServers: { rec: { command: process.execPath, args: [RECORD_FIXTURE, join(dir, "record.jsonl")] } } }, join(dir, "history.sqlite"));
+    apps.push(app);
+    await app.core.ready;
+    const page = await openPage(app);
+
+    const agent = new Client({ name: "quitter", version: "1.0.0" }, { capabilities: {} });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${app.server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${app.core.token()}` } } }));
+    const call = agent.callTool({ name: "rec_ask", arguments: { label: "e2e" } }).catch((e: Error) => e);
+    const form = page.getByRole("form", { name: "Question" });
+    await form.getByText("Note for e2e?").waitFor();
+
+    await agent.close();
+    const closed = page.getByRole("status", { name: "Question closed" });
+    await closed.getByText("quitter disconnected, so this question was withdrawn").waitFor();
+    expect(await closed.getByText("The server withdrew this question").count()).toBe(0);
+    await call;
+    await page.screenshot({ path: join(SHOTS, "issue10-agent-disconnected-1280x800.png") });
+
+    await nav(page, "History").click();
+    const item = page.getByRole("list", { name: "History records" }).getByRole("article", { name: "Note for e2e?" });
+    await item.getByText("Withdrawn", { exact: true }).waitFor();
+    await item.getByText("Details").click();
+    await item.getByText("Why: quitter disconnected").waitFor();
+  }, 60_000);
+});
+
+describe("history across a restart of the companion", () => {
+  it("a question answered in the page is listed with its outcome by the next app on the same file", async () => {
+    dir = mkdtempSync(join(tmpdir(), "tnc-history-restart-"));
+    const historyPath = join(dir, "history.sqlite");
+    const prompt = "Which branch should the nightly build use?";
+    const first = await startApp({ mcpServers: {} }, historyPath);
+    apps.push(first);
+    const page = await openPage(first);
+    const request: Request = {
+      id: "restart-q1",
+      kind: "input",
+      prompt,
+      data: { schema: { type: "object", properties: { branch: { type: "string", title: "Branch" } }, required: ["branch"] } },
+    };
+    const answered: Promise<Answer> = first.core.inbox.waitFor(request, { source: { server: "nightly", agent: "cursor" } });
+    const form = page.getByRole("form", { name: "Question" });
+    await form.getByText(prompt).waitFor();
+    await form.getByRole("textbox", { name: /Branch/ }).fill("release-2.4");
+    await expect.poll(() => form.getByRole("button", { name: "Accept" }).isEnabled()).toBe(true);
+    await form.getByRole("button", { name: "Accept" }).click();
+    expect(await answered).toMatchObject({ ok: true, data: { branch: "release-2.4" } });
+
+    // The companion stops (its page with it) and a new one starts on the same history file.
+    while (contexts.length) await contexts.pop()!.close();
+    apps.pop();
+    await first.close();
+    const second = await startApp({ mcpServers: {} }, historyPath);
+    apps.push(second);
+
+    for (const [size, label] of [[DESKTOP, "1280x800"], [POPUP, "420x640"]] as const) {
+      const again = await openPage(second, size);
+      await nav(again, "History").click();
+      const item = again.getByRole("list", { name: "History records" }).getByRole("article", { name: prompt });
+      await item.getByText("Accepted", { exact: true }).waitFor();
+      await expect(item.getByText("nightly", { exact: false }).count()).resolves.toBeGreaterThan(0);
+      await item.getByText("Details").click();
+      await item.getByText("release-2.4").waitFor();
+      await noSidewaysScroll(again);
+      await again.screenshot({ path: join(SHOTS, `issue10-history-after-restart-${label}.png`) });
+    }
+  }, 90_000);
+});
