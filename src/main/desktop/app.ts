@@ -1,13 +1,14 @@
 // The desktop app's lifecycle: one instance, a tray that outlives the window, notifications,
 // the hardened window, IPC, and a Quit that closes the core (cancelling every pending question
 // and stopping every MCP client and child process) before the process exits.
-import { Menu, Notification, Tray, app, ipcMain, nativeTheme, protocol, session, shell } from "electron";
+import { Menu, Tray, app, ipcMain, nativeTheme, protocol, session, shell } from "electron";
 import type { ServerView, Settings } from "../../shared/contract";
 import { APP_SCHEME, APP_URL, CONTENT_SECURITY_POLICY } from "./app-url";
 import { appProtocolHandler } from "./app-protocol";
 import { trayIconPath } from "./icons";
 import { forwardEvents, registerHandlers } from "./ipc";
-import { NotificationService, type NotificationLike } from "./notifications";
+import { NotificationService } from "./notifications";
+import { notificationActionsSupported, systemNotification } from "./system-notification";
 import { electronPlatform } from "./platform";
 import { TrayService } from "./tray";
 import type { DesktopCore, DesktopPlatform } from "./types";
@@ -45,8 +46,6 @@ export function registerAppScheme(): void {
 function isPaused(settings: Pick<Settings, "notificationsPaused" | "pausedUntil">, now = Date.now()): boolean {
   return settings.notificationsPaused && (settings.pausedUntil === undefined || settings.pausedUntil > now);
 }
-
-const noNotification: NotificationLike = { on: () => undefined, show: () => undefined, close: () => undefined };
 
 /** Runs the desktop app. Resolves once it is up (or at once, when another instance owns the lock). */
 export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
@@ -115,10 +114,13 @@ export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
   });
 
   const notifications = new NotificationService({
-    create: (content) => (Notification.isSupported() ? new Notification({ title: content.title, body: content.body, ...(content.silent ? { silent: true } : {}) }) : noNotification),
+    create: systemNotification,
     isPaused: () => isPaused(core.settings()),
     openQuestion: (id) => openQuestion(id),
     openWindow: () => win.show(),
+    // A rule's quiet note offers "Undo rule" where the system shows buttons (macOS, Windows).
+    actionsSupported: notificationActionsSupported(),
+    undoRule: (id) => call(() => core.handlers["rules:remove"]({ id }), "undo a rule"),
   });
 
   const unregister = registerHandlers(ipcMain, core.handlers, { ourWebContentsId: () => win.webContentsId(), appUrl: APP_URL, log });

@@ -7,6 +7,8 @@ export interface NotificationLike {
   on(event: "click", listener: () => void): unknown;
   show(): void;
   close(): void;
+  /** The person pressed action button `index` (macOS, Windows); absent where there are none. */
+  onAction?(listener: (index: number) => void): void;
 }
 
 export interface NotificationContent {
@@ -14,6 +16,8 @@ export interface NotificationContent {
   body: string;
   /** No sound: for what the person already decided (a rule's answer), not for a new question. */
   silent?: boolean;
+  /** Button labels, in order (only where the system shows them: macOS, Windows). */
+  actions?: string[];
 }
 
 export interface NotificationServiceOptions {
@@ -23,6 +27,13 @@ export interface NotificationServiceOptions {
   openQuestion(id: string): void;
   /** Opens the window on the inbox. */
   openWindow(): void;
+  /**
+   * Removes a rule: the "Undo rule" button on a rule's quiet note. Offered only with
+   * `actionsSupported` (macOS, Windows); elsewhere a click opens the window, whose own note has Undo.
+   */
+  undoRule?(ruleId: string): void;
+  /** The system shows notification buttons (Electron: macOS and Windows, not Linux). */
+  actionsSupported?: boolean;
   /** Questions from one source shown one by one within `windowMs`; more are summarised. */
   maxIndividual?: number;
   windowMs?: number;
@@ -49,11 +60,17 @@ export function questionNotification(entry: PendingEntry): NotificationContent {
   return { title: `${who} asks`, body: truncate(prompt || "Open the Companion to answer.", 200) };
 }
 
-/** A rule the person set answered `entry`: quiet, and says where to undo the rule. */
-export function ruleAnswerNotification(entry: PendingEntry | undefined): NotificationContent {
+export const UNDO_RULE = "Undo rule";
+
+/**
+ * A rule the person set answered `entry`: quiet, and offers to undo the rule — an "Undo rule"
+ * button where the system shows buttons (`canUndo`), else it says where to undo it.
+ */
+export function ruleAnswerNotification(entry: PendingEntry | undefined, canUndo = false): NotificationContent {
   const prompt = entry?.request.prompt.trim();
   const what = entry ? `${askerLabel(entry.source)}${prompt ? `: ${truncate(prompt, 140)}` : ""}` : "A question";
   const stop = /[.!?…:]$/.test(what) ? "" : ".";
+  if (canUndo) return { title: "Answered by your rule", body: `${what}${stop}`, silent: true, actions: [UNDO_RULE] };
   return { title: "Answered by your rule", body: `${what}${stop} Open the Companion to undo the rule (Settings, Rules).`, silent: true };
 }
 
@@ -78,6 +95,11 @@ export class NotificationService {
   private readonly ruleAsked = new Map<string, PendingEntry>();
   /** When each rule's quiet note last went out: a rule answering a burst makes one note. */
   private readonly ruleNoted = new Map<string, number>();
+  /**
+   * Each rule's last quiet note, held so its buttons keep working (Electron drops the events of a
+   * notification nobody references) and closed when the rule is undone or the app quits.
+   */
+  private readonly ruleNotes = new Map<string, NotificationLike>();
   private readonly maxIndividual: number;
   private readonly windowMs: number;
   private readonly now: () => number;
@@ -136,8 +158,20 @@ export class NotificationService {
     if (last !== undefined && now - last < this.windowMs) return;
     for (const [k, at] of this.ruleNoted) if (now - at >= this.windowMs) this.ruleNoted.delete(k);
     this.ruleNoted.set(key, now);
-    const notification = this.options.create(ruleAnswerNotification(entry));
+    const undoRule = this.options.undoRule;
+    const canUndo = ruleId !== undefined && undoRule !== undefined && this.options.actionsSupported === true;
+    const notification = this.options.create(ruleAnswerNotification(entry, canUndo));
     notification.on("click", () => this.options.openWindow());
+    if (canUndo) {
+      notification.onAction?.((index) => {
+        if (index !== 0) return;
+        this.ruleNotes.delete(key);
+        notification.close();
+        undoRule(ruleId);
+      });
+    }
+    this.ruleNotes.get(key)?.close();
+    this.ruleNotes.set(key, notification);
     notification.show();
   }
 
@@ -155,6 +189,8 @@ export class NotificationService {
     this.bursts.clear();
     this.ruleAsked.clear();
     this.ruleNoted.clear();
+    for (const n of this.ruleNotes.values()) n.close();
+    this.ruleNotes.clear();
     for (const n of this.shown.values()) n.close();
     this.shown.clear();
   }
