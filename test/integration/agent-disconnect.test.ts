@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request as httpRequest } from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { connectAgent, nextQuestion, startCompanion, textOf, until, type Companion } from "./gateway-harness";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { nextQuestion, startCompanion, textOf, until, type Companion } from "./gateway-harness";
 import { fixturesDir } from "../fixtures";
 import { HistoryStore } from "../../src/main/history/store";
 import { attachHistory, type HistoryRecorder } from "../../src/main/history/recorder";
@@ -44,6 +44,17 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * An agent as the SDK makes one. With `sampling` it says it can answer sampling, so its calls
+ * take the SDK's path through the gateway instead of the short one.
+ */
+async function connectAgent(companion: Companion, name: string, sampling = false): Promise<Client> {
+  const client = new Client({ name, version: "1.0.0" }, { capabilities: sampling ? { sampling: {} } : {} });
+  if (sampling) client.setRequestHandler("sampling/createMessage", async () => ({ role: "assistant", content: { type: "text", text: "" }, model: "none" }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(companion.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${companion.token}` } } }));
+  return client;
+}
+
 /** What the server was told, by label. */
 function told(): Record<string, { action?: string; callCancelled?: boolean; error?: string }> {
   if (!existsSync(record)) return {};
@@ -52,10 +63,16 @@ function told(): Record<string, { action?: string; callCancelled?: boolean; erro
 }
 
 describe("an agent that disconnects withdraws its questions at once", () => {
-  for (const how of ["ends its session (DELETE)", "drops its connection"] as const) {
+  const cases = [
+    ["ends its session (DELETE)", false],
+    ["drops its connection", false],
+    ["ends its session (DELETE), calling through the SDK's path", true],
+    ["drops its connection, calling through the SDK's path", true],
+  ] as const;
+  for (const [how, sdkPath] of cases) {
     it(`${how}: its own question is withdrawn as "<agent> disconnected", the server gets cancel, a shared one stays`, async () => {
-      const quitter = await connectAgent(companion, "quitter");
-      const stayer = await connectAgent(companion, "stayer");
+      const quitter = await connectAgent(companion, "quitter", sdkPath);
+      const stayer = await connectAgent(companion, "stayer", sdkPath);
       try {
         // quitter's question is its own; stayer's arrives while quitter's call is in flight, so
         // it cannot be told apart from quitter's call and is shared by both.
@@ -69,7 +86,7 @@ describe("an agent that disconnects withdraws its questions at once", () => {
         expect(shared.source.agent).toBe("quitter, stayer");
 
         const gone = Date.now();
-        if (how === "ends its session (DELETE)") await (quitter.transport as StreamableHTTPClientTransport).terminateSession();
+        if (how.startsWith("ends its session")) await (quitter.transport as StreamableHTTPClientTransport).terminateSession();
         await quitter.close();
         await until(() => withdrawn.has(own.request.id), 3000);
         const event = withdrawn.get(own.request.id)!;
