@@ -18,6 +18,7 @@ import { IdleTimer } from "./idle-timer";
 import { LinkedAbort } from "./linked-abort";
 import { toToolOutput } from "./result";
 import { GroupStdioTransport } from "./stdio-transport";
+import { fastCall, type FastCallTarget } from "./http-fast-call";
 import { resolveInputs, withInputs } from "./inputs";
 import type { AgentRequest, ExecuteContext, LoadOptions, McpBackend, McpTool, ToolOutput, WaitFor } from "./types";
 import { forwardedNotifications, NO_AGENT_CAN_ANSWER } from "./forward";
@@ -133,6 +134,11 @@ export class ServerConnection implements McpBackend {
   private signingIn?: Promise<boolean>;
   /** Ends a sign-in still waiting on the browser when the app quits. */
   private readonly quitting = new AbortController();
+  /** A streamable HTTP server in the legacy era: plain tools/calls skip the SDK client (http-fast-call.ts). */
+  private fast?: FastCallTarget;
+  private fastIds = 0;
+  /** Tools with an output schema: their calls keep the SDK's path, which checks the result against it. */
+  private typedTools = new Set<string>();
 
   constructor(
     readonly config: ServerConfig,
@@ -287,11 +293,9 @@ export class ServerConnection implements McpBackend {
         return response;
       };
       try {
-        await this.openWith(
-          new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: seeingChallenges, authProvider }),
-          "streamable-http",
-          timeout,
-        );
+        const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: seeingChallenges, authProvider });
+        await this.openWith(transport, "streamable-http", timeout);
+        this.fast = fastTarget(url, headers, transport, authProvider, this.client?.getNegotiatedProtocolVersion());
         return;
       } catch (error) {
         // A server that wants sign-in said so over streamable HTTP; SSE would only hide it.
@@ -454,6 +458,7 @@ export class ServerConnection implements McpBackend {
       title: tool.title,
       execute: (args: Record<string, unknown>, ctx?: ExecuteContext) => this.execute(tool.name, args, ctx),
     }));
+    this.typedTools = new Set(tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name));
     this.status.toolCount = this.tools.length;
     this.changed("tools");
   }
@@ -515,6 +520,11 @@ export class ServerConnection implements McpBackend {
       });
     }
     try {
+      const fast = this.fast;
+      if (fast && progressToken === undefined && !this.typedTools.has(tool)) {
+        const result = await this.callFast(client, fast, tool, args, abort, maxWait);
+        if (result) return toToolOutput(this.config.name, tool, result);
+      }
       const result = await client.callTool(
         { name: tool, arguments: args, ...(progressToken !== undefined ? { _meta: { progressToken } } : {}) },
         {
@@ -540,6 +550,30 @@ export class ServerConnection implements McpBackend {
         // The agent going away is said as such (AgentGone), so the page can name it.
         if (question.calls.size === 0) question.abort.abort(signal.reason instanceof AgentGone ? signal.reason : new Error(`the call to ${tool} that asked this question has ended`));
       }
+    }
+  }
+
+  /**
+   * The call as one raw POST (http-fast-call.ts); undefined when the server refused it in a way
+   * the SDK recovers from (sign-in, a lost session), so the caller retries through the SDK.
+   */
+  private async callFast(client: Client, fast: FastCallTarget, tool: string, args: Record<string, unknown>, abort: LinkedAbort, maxWait: number) {
+    const id = `tnc-${++this.fastIds}`;
+    const signal = abort.signal;
+    // The SDK's wall-clock maximum; the idle timer does the everyday bounding.
+    const hardStop = setTimeout(() => abort.abort(new ToolCallError(`${this.config.name}: ${tool} did not finish within ${maxWait} ms`)), maxWait);
+    try {
+      const outcome = await fastCall(fast, id, { name: tool, arguments: args }, signal);
+      return outcome.kind === "result" ? outcome.result : undefined;
+    } catch (error) {
+      // As the SDK does for a request it gives up on: the server may stop working on it.
+      if (signal.aborted) {
+        const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+        void client.notification({ method: "notifications/cancelled", params: { requestId: id, reason } }).catch(() => {});
+      }
+      throw error;
+    } finally {
+      clearTimeout(hardStop);
     }
   }
 
@@ -647,6 +681,7 @@ export class ServerConnection implements McpBackend {
   }
 
   private async shutdown(): Promise<void> {
+    this.fast = undefined;
     this.withdrawQuestions(new Error("the server connection closed"));
     const client = this.client;
     const transport = this.transport;
@@ -687,6 +722,26 @@ const quietFetch: typeof fetch = (input, init) => {
   }
   return fetch(input, init);
 };
+
+/** The fast path's view of a streamable HTTP connection, or undefined when the call must take the SDK's path. */
+function fastTarget(
+  url: URL,
+  headers: Record<string, string>,
+  transport: StreamableHTTPClientTransport,
+  authProvider: ServerAuthSession["provider"] | undefined,
+  version: string | undefined,
+): FastCallTarget | undefined {
+  // The 2026-07-28 wire (revision ids are ISO dates) carries more than a JSON-RPC POST; DPoP
+  // signs each request. Both stay with the SDK.
+  if (!version || version >= "2026-07-28" || authProvider?.dpop) return undefined;
+  return {
+    url,
+    headers,
+    session: () => ({ sessionId: transport.sessionId, protocolVersion: transport.protocolVersion }),
+    token: authProvider ? async () => (await authProvider.tokens())?.access_token : undefined,
+    deliver: (message) => transport.onmessage?.(message as never),
+  };
+}
 
 /** Redeems a sign-in's callback on the transport that was refused (it knows the scope it asked for). */
 async function finishAuthOn(transport: Transport | undefined, params: URLSearchParams): Promise<void> {

@@ -1,0 +1,175 @@
+// tools/call to a streamable HTTP server without the SDK client on the way: one POST over a
+// keep-alive node:http agent, the answer read as JSON or as an event stream, the result handed
+// back as the server wrote it. Profiling the gateway in front of an HTTP server put most of its
+// CPU in fetch (undici: a Request, web streams, an abort listener per call), the transport's
+// web-stream SSE parser and the client's zod parsing of a result the agent validates anyway.
+//
+// Only the plain case comes here (connection.ts decides): a legacy-era session with no OAuth
+// provider, no progress asked for, a tool without an output schema. Everything else the server
+// sends on the call's stream (log messages, its own requests such as elicitation) is handed to
+// the SDK client's transport as if it had read it, so the client's handlers answer as before.
+// A refusal the SDK knows how to recover from (401, 403, 404) is not acted on here: the caller
+// retries the call through the SDK, which signs in or reports as it always did.
+import http from "node:http";
+import https from "node:https";
+import { ProtocolError } from "@modelcontextprotocol/client";
+
+type Message = Record<string, unknown>;
+
+export type FastOutcome = { kind: "result"; result: Record<string, unknown> } | { kind: "retry-with-sdk"; status: number };
+
+/** Agents shared by every fast caller: sockets stay open between calls (the SDK's fetch pool does the same). */
+const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 });
+const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 });
+
+/** Statuses where the server did not run the call and the SDK has a way forward (sign-in, a new session). */
+const SDK_RECOVERS = new Set([401, 403, 404]);
+
+export interface FastCallTarget {
+  url: URL;
+  /** The configured headers (already expanded), sent on every POST like the SDK transport's requestInit. */
+  headers: Record<string, string>;
+  /** The transport's current session id and protocol version, read per call (they are set at initialize). */
+  session(): { sessionId?: string; protocolVersion?: string };
+  /** The OAuth access token, when the server is signed in to (read per call: it is refreshed). */
+  token?: () => Promise<string | undefined>;
+  /** A message on the call's stream that is not its answer: the SDK client's transport takes it. */
+  deliver(message: Message): void;
+}
+
+/**
+ * One tools/call as a raw JSON-RPC POST. Resolves with the result, or says the SDK should retry;
+ * rejects with the server's JSON-RPC error (as the SDK's ProtocolError) or a transport failure.
+ * An abort destroys the request; the caller tells the server (notifications/cancelled).
+ */
+export async function fastCall(target: FastCallTarget, id: string, params: Record<string, unknown>, signal: AbortSignal): Promise<FastOutcome> {
+  const token = target.token ? await target.token() : undefined;
+  const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params });
+  const { sessionId, protocolVersion } = target.session();
+  const headers: Record<string, string | number> = {
+    ...target.headers,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "content-length": Buffer.byteLength(body),
+  };
+  if (sessionId) headers["mcp-session-id"] = sessionId;
+  if (protocolVersion) headers["mcp-protocol-version"] = protocolVersion;
+  if (token) headers.authorization = `Bearer ${token}`;
+  const secure = target.url.protocol === "https:";
+  return new Promise<FastOutcome>((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: FastOutcome | Error) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener("abort", onAbort);
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    const onAbort = () => {
+      settle(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+      req.destroy();
+    };
+    const req = (secure ? https : http).request(
+      target.url,
+      { method: "POST", headers, agent: secure ? httpsAgent : httpAgent },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status !== 200) {
+          res.resume();
+          if (SDK_RECOVERS.has(status)) {
+            settle({ kind: "retry-with-sdk", status });
+            return;
+          }
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => settle(new Error(`Error POSTing to endpoint: HTTP ${status} ${Buffer.concat(chunks).toString("utf8").slice(0, 500)}`)));
+          return;
+        }
+        const type = (res.headers["content-type"] ?? "").toLowerCase();
+        const onMessage = (message: unknown) => {
+          if (settled || typeof message !== "object" || message === null) return;
+          const m = message as Message;
+          if (m.id === id && m.method === undefined) {
+            if (m.error !== undefined) {
+              const e = m.error as { code?: unknown; message?: unknown; data?: unknown };
+              const code = typeof e.code === "number" ? e.code : -32603;
+              settle(ProtocolError.fromError(code, String(e.message ?? "error"), e.data));
+            } else if (typeof m.result === "object" && m.result !== null && !Array.isArray(m.result)) {
+              settle({ kind: "result", result: m.result as Record<string, unknown> });
+            } else {
+              settle(new Error("the server's answer to tools/call had no result object"));
+            }
+            return;
+          }
+          target.deliver(m);
+        };
+        if (type.startsWith("text/event-stream")) {
+          readEventStream(res, onMessage, (error) => settle(error ?? new Error("the server closed the call's stream before answering")));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+          } catch (error) {
+            settle(new Error(`the server's answer is not JSON (${(error as Error).message})`));
+            return;
+          }
+          for (const message of Array.isArray(parsed) ? parsed : [parsed]) onMessage(message);
+          settle(new Error("the server answered without a response to the call"));
+        });
+        res.on("error", (error) => settle(error));
+      },
+    );
+    req.on("error", (error) => settle(error));
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
+    signal.addEventListener("abort", onAbort, { once: true });
+    req.end(body);
+  });
+}
+
+/**
+ * Reads an event stream (text/event-stream): each event's data lines, joined, parsed as one
+ * JSON-RPC message. `end` runs once, when the stream ends or fails.
+ */
+function readEventStream(res: http.IncomingMessage, onMessage: (message: unknown) => void, end: (error?: Error) => void): void {
+  res.setEncoding("utf8");
+  let buffer = "";
+  let data: string[] = [];
+  const line = (text: string) => {
+    if (text === "") {
+      if (data.length > 0) {
+        const joined = data.join("\n");
+        data = [];
+        try {
+          onMessage(JSON.parse(joined));
+        } catch {
+          // Not JSON: the SDK's transport drops such an event too (it reports it to onerror).
+        }
+      }
+      return;
+    }
+    if (text.startsWith("data:")) data.push(text.charCodeAt(5) === 32 ? text.slice(6) : text.slice(5));
+    // id:, event:, retry: and comments need nothing here: the answer comes on this stream.
+  };
+  res.on("data", (chunk: string) => {
+    buffer += chunk;
+    let start = 0;
+    for (;;) {
+      const newline = buffer.indexOf("\n", start);
+      if (newline === -1) break;
+      const end = newline > start && buffer.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+      line(buffer.slice(start, end));
+      start = newline + 1;
+    }
+    buffer = buffer.slice(start);
+  });
+  res.on("end", () => end());
+  res.on("error", (error) => end(error));
+  res.on("close", () => end());
+}
