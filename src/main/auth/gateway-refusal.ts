@@ -17,6 +17,14 @@ export function gatewayChallenge(): string {
   return `Bearer realm="toolnexus-companion", error="invalid_token", error_description="${TOKEN_HELP.replace(/["\\]/g, "'")}"`;
 }
 
+/**
+ * The message of a refusal of /mcp. A 401 also says where the token is: clients without OAuth (the
+ * Inspector CLI) print only this body, never the WWW-Authenticate header.
+ */
+export function refusalMessage(status: number, message: string): string {
+  return status === 401 ? `${message} ${TOKEN_HELP}` : message;
+}
+
 const PROTECTED_RESOURCE = "/.well-known/oauth-protected-resource";
 const AUTHORIZATION_SERVER = ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"];
 

@@ -16,7 +16,7 @@ import { CONNECTION_REFUSED, INVALID_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND, se
 import { createToolServer, type ToolServer, type WhoAnswers } from "./tool-server";
 import { Catalog } from "./catalog";
 import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
-import { gatewayChallenge } from "../auth/gateway-refusal";
+import { gatewayChallenge, refusalMessage } from "../auth/gateway-refusal";
 
 export interface GatewayOptions {
   source: McpSource;
@@ -236,7 +236,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     handle,
     refuse(res: ServerResponse, refusal: Refusal) {
       const headers: Record<string, string> = refusal.status === 401 ? { "www-authenticate": gatewayChallenge() } : {};
-      sendJsonRpcError(res, refusal.status, CONNECTION_REFUSED, refusal.message, headers);
+      sendJsonRpcError(res, refusal.status, CONNECTION_REFUSED, refusalMessage(refusal.status, refusal.message), headers);
     },
     sessions: () => [...sessions.entries()].map(([id, s]) => ({ id, agent: s.tools.agent() })),
     async close() {
