@@ -49,6 +49,8 @@ beforeAll(async () => {
     config: { mcpServers: { test: fixtureCommand("conformance-server", ["test"]), json: fixtureCommand("conformance-server", ["json"]) } },
     // The suite's client answers elicitations itself; its person setting says the agent answers.
     elicitation: { agents: { "conformance-test-client": "agent" } },
+    // server-sse-polling: a call still running after 300 ms has its stream closed; test_reconnection takes 1.5 s.
+    pollAfterMs: 300,
   });
   proxy = createServer((req, res) => {
     const upstream = request(
@@ -100,6 +102,7 @@ const SCENARIOS = [
   "elicitation-sep1034-defaults",
   "elicitation-sep1330-enums",
   "server-sse-multiple-streams",
+  "server-sse-polling",
   "resources-list",
   "resources-read-text",
   "resources-read-binary",

@@ -29,7 +29,7 @@ export interface Companion {
 }
 
 export async function startCompanion(
-  options: { config?: unknown; everything?: boolean; idleSessionMs?: number; elicitation?: GatewayOptions["elicitation"] } = {},
+  options: { config?: unknown; everything?: boolean; idleSessionMs?: number; elicitation?: GatewayOptions["elicitation"]; pollAfterMs?: number } = {},
 ): Promise<Companion> {
   const inbox = new Inbox();
   const config = options.config ?? (options.everything === false ? { mcpServers: {} } : { mcpServers: { everything: everythingStdioCommand() } });
@@ -37,7 +37,7 @@ export async function startCompanion(
     waitFor: inboxWaitFor(inbox),
   });
   const token = `test-${Math.random().toString(36).slice(2)}`;
-  const gateway = createGatewayRoute({ source, inbox, idleSessionMs: options.idleSessionMs, elicitation: options.elicitation });
+  const gateway = createGatewayRoute({ source, inbox, idleSessionMs: options.idleSessionMs, elicitation: options.elicitation, pollAfterMs: options.pollAfterMs });
   const requests = createRequestsRoute({ inbox, heartbeatMs: 200 });
   const listener = await startListener({
     port: 0,

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
-import type { RequestId } from "@modelcontextprotocol/server";
+import { SUPPORTED_PROTOCOL_VERSIONS, type RequestId } from "@modelcontextprotocol/server";
 import type { McpSource } from "../mcp/types";
 import type { Inbox } from "../inbox";
 import { readBody } from "../http/body";
@@ -15,6 +15,7 @@ import type { Refusal, Route } from "../http/listener";
 import { CONNECTION_REFUSED, INVALID_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND, sendJsonRpcError } from "./jsonrpc-errors";
 import { createToolServer, type ToolServer, type WhoAnswers } from "./tool-server";
 import { Catalog } from "./catalog";
+import { SessionEvents } from "./event-store";
 import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
 import { gatewayChallenge, refusalMessage } from "../auth/gateway-refusal";
 
@@ -37,7 +38,12 @@ export interface GatewayOptions {
    * changed setting applies at once.
    */
   elicitation?: { default?: WhoAnswers; agents?: Record<string, WhoAnswers> } | ((agent: string) => WhoAnswers);
+  /** SSE polling of long calls (tool-server.ts pollAfterMs); unset, streams stay open. */
+  pollAfterMs?: number;
 }
+
+/** The `retry` an agent is told on each event stream: how soon to reconnect when it closes (SEP-1699). */
+const RETRY_MS = 1000;
 
 export interface GatewayRoute extends Route {
   /** Open agent sessions, for the settings view and tests. */
@@ -71,6 +77,19 @@ function requestIds(body: unknown): RequestId[] {
     if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) ids.push(id);
   }
   return ids;
+}
+
+/**
+ * The SDK's transport primes an event stream for resumption (SEP-1699) by the request's
+ * MCP-Protocol-Version header. A session that negotiated 2025-11-25 or later can poll whatever
+ * older supported revision a request's header names (clients send stale ones, the conformance
+ * suite among them): the session's version is what the agent agreed to, so it governs.
+ */
+function sessionVersionGoverns(req: IncomingMessage, negotiated: string | undefined): void {
+  const header = req.headers["mcp-protocol-version"];
+  if (negotiated && negotiated >= "2025-11-25" && typeof header === "string" && header < negotiated && SUPPORTED_PROTOCOL_VERSIONS.includes(header)) {
+    req.headers["mcp-protocol-version"] = negotiated;
+  }
 }
 
 export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
@@ -131,10 +150,13 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
   });
 
   async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const tools = createToolServer({ source, catalog, whoAnswers, version, log });
+    const tools = createToolServer({ source, catalog, whoAnswers, version, log, pollAfterMs: options.pollAfterMs });
     let id: string | undefined;
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Event ids, a priming event and `retry` on every stream, and Last-Event-ID honoured on reconnect.
+      eventStore: new SessionEvents(),
+      retryInterval: RETRY_MS,
       onsessioninitialized: (sessionId) => {
         id = sessionId;
         sessions.set(sessionId, { transport, tools, open: 0, lastSeen: Date.now() });
@@ -228,6 +250,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       await serveDirectCall(session.tools, call, sessionId, res);
       return;
     }
+    sessionVersionGoverns(req, session.tools.server.getNegotiatedProtocolVersion());
     await session.transport.handleRequest(req, res, body);
   }
 

@@ -58,6 +58,14 @@ export interface ToolServerOptions {
   whoAnswers?: (agent: string) => WhoAnswers;
   version: string;
   log: (line: string) => void;
+  /**
+   * SSE polling (SEP-1699): a call on the SDK's path still running after this long has its event
+   * stream closed once, after the priming event told the agent to come back (retry); the agent
+   * reconnects with Last-Event-ID and gets the rest from the session's event store. Only for
+   * agents that negotiated 2025-11-25 or later (earlier clients were never told to reconnect).
+   * Unset: streams stay open (keep-alive comments), as before.
+   */
+  pollAfterMs?: number;
 }
 
 const INSTRUCTIONS =
@@ -179,14 +187,28 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     }
   }
 
+  /** Closes the call's stream once after pollAfterMs, when the agent was told it may poll; returns the undo. */
+  function pollLater(closeSSE: (() => void) | undefined): (() => void) | undefined {
+    const after = options.pollAfterMs;
+    const version = server.getNegotiatedProtocolVersion();
+    if (after === undefined || !closeSSE || !version || version < "2025-11-25") return undefined;
+    const timer = setTimeout(closeSSE, after);
+    return () => clearTimeout(timer);
+  }
+
   // The agent's notifications/cancelled aborts ctx.mcpReq.signal.
-  server.setRequestHandler("tools/call", (request, ctx) =>
-    call(request.params, ctx.mcpReq.id, {
-      signal: ctx.mcpReq.signal,
-      notify: (notification) => ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
-      send: (request, signal) => ctx.mcpReq.send(request as never, { signal, timeout: 3_600_000 }) as Promise<Record<string, unknown>>,
-    }),
-  );
+  server.setRequestHandler("tools/call", async (request, ctx) => {
+    const stopPolling = pollLater(ctx.http?.closeSSE);
+    try {
+      return await call(request.params, ctx.mcpReq.id, {
+        signal: ctx.mcpReq.signal,
+        notify: (notification) => ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
+        send: (request, signal) => ctx.mcpReq.send(request as never, { signal, timeout: 3_600_000 }) as Promise<Record<string, unknown>>,
+      });
+    } finally {
+      stopPolling?.();
+    }
+  });
 
   return {
     server,
