@@ -4,11 +4,14 @@
 /** How a question ended. `pending` only while it waits (or when the app died before it ended). */
 export type HistoryOutcome = "pending" | "accepted" | "declined" | "cancelled" | "expired" | "withdrawn" | "refused";
 
-/** Who settled it: the person, a rule they set, or the companion itself (expiry, shutdown, refusal). */
-export type HistoryBy = "person" | "rule" | "companion";
+/**
+ * Who settled it: the person, a rule they set, the companion itself (expiry, shutdown, refusal),
+ * or the agent that asked, when its person chose that it answers its servers' questions.
+ */
+export type HistoryBy = "person" | "rule" | "companion" | "agent";
 
 export const HISTORY_OUTCOMES: readonly HistoryOutcome[] = ["pending", "accepted", "declined", "cancelled", "expired", "withdrawn", "refused"];
-export const HISTORY_BY: readonly HistoryBy[] = ["person", "rule", "companion"];
+export const HISTORY_BY: readonly HistoryBy[] = ["person", "rule", "companion", "agent"];
 
 /** One field of a form question, as asked (never its value). */
 export interface AskedField {

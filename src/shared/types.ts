@@ -38,6 +38,8 @@ export interface PendingEntry {
   source: Asker;
   /** Epoch milliseconds when the question arrived. */
   receivedAt: number;
+  /** The agent answering it itself (gateway "who answers": the agent); the person may still answer here. */
+  answering?: string;
 }
 
 /**
@@ -56,7 +58,7 @@ export type InboxEvent =
    * `by: "rule"` (with `ruleId`) when a rule the person set answered it at once, so history
    * records it as such and views can offer to undo the rule; absent when the person answered.
    */
-  | { type: "answered"; id: string; answer: Answer; by?: "rule"; ruleId?: string }
+  | { type: "answered"; id: string; answer: Answer; by?: "rule" | "agent"; ruleId?: string }
   /** `message` says why in words, e.g. the server stopped waiting or went away. */
   | { type: "withdrawn"; id: string; reason: WithdrawReason; message?: string }
   /** A question answered `cancel` at once (rate limit, duplicate id); never shown as pending. */

@@ -53,6 +53,11 @@ export interface WaitOptions {
    * that can choose its own name (an agent's X-Agent-Name) is counted by what it cannot choose.
    */
   quotas?: Quota[];
+  /**
+   * The agent answering this question itself: it is shown (entry.answering) and recorded as
+   * usual; the agent's answer settles it (`by: "agent"`), undefined leaves it to the person.
+   */
+  answeredBy?: { agent: string; answer: Promise<Answer | undefined> };
 }
 
 /**
@@ -183,12 +188,19 @@ export class Inbox {
       if (held >= quota.max) return refuse("busy", `${quota.label} already has ${held} questions waiting (limit ${quota.max})`);
     }
     const keys = quotas.map((q) => q.key);
-    return { ok: true, answer: this.hold(request, source, keys, expiresAt, options.signal) };
+    return { ok: true, answer: this.hold(request, source, keys, expiresAt, options.signal, options.answeredBy) };
   }
 
-  private hold(request: Request, source: Asker, keys: string[], expiresAt: number | undefined, signal: AbortSignal | undefined): Promise<Answer> {
+  private hold(
+    request: Request,
+    source: Asker,
+    keys: string[],
+    expiresAt: number | undefined,
+    signal: AbortSignal | undefined,
+    answeredBy?: WaitOptions["answeredBy"],
+  ): Promise<Answer> {
     return new Promise<Answer>((resolve) => {
-      const entry: PendingEntry = { request, source, receivedAt: this.now() };
+      const entry: PendingEntry = { request, source, receivedAt: this.now(), ...(answeredBy ? { answering: answeredBy.agent } : {}) };
       let timer: ReturnType<typeof setTimeout> | undefined;
       const onAbort = () => {
         const why = signal?.reason;
@@ -223,6 +235,17 @@ export class Inbox {
         this.settle(request.id, ruled.answer);
         this.emit({ type: "answered", id: request.id, answer: ruled.answer, by: "rule", ruleId: ruled.ruleId });
       }
+      answeredBy?.answer.then(
+        (agentAnswer) => {
+          if (!agentAnswer || !this.pending.has(request.id)) return;
+          // The agent's answer went to the server as the agent gave it; what is kept and shown
+          // of it must be within bounds like everything else here.
+          const answer: Answer = jsonBoundsProblem(agentAnswer) ? { id: request.id, ok: agentAnswer.ok, ...(agentAnswer.reason ? { reason: agentAnswer.reason } : {}) } : { ...agentAnswer, id: request.id };
+          this.settle(request.id, answer);
+          this.emit({ type: "answered", id: request.id, answer, by: "agent" });
+        },
+        () => {},
+      );
     });
   }
 

@@ -12,5 +12,6 @@ export function inboxWaitFor(inbox: Inbox): WaitFor {
         ...(ctx.tool !== undefined ? { tool: ctx.tool } : {}),
       },
       signal: ctx.signal,
+      ...(ctx.agentAnswer ? { answeredBy: ctx.agentAnswer } : {}),
     });
 }

@@ -9,7 +9,7 @@ import {
   type Transport,
 } from "@modelcontextprotocol/client";
 import { setMaxListeners } from "node:events";
-import type { ServerStatus } from "../../shared/types";
+import type { Answer, ServerStatus } from "../../shared/types";
 import { expandHeaders, sanitize, type ServerConfig } from "./config";
 import { jsonBoundsProblem, tryStringify } from "../json-bounds";
 import { MAX_TOOL_SCHEMA_BYTES, MAX_TOOLS_PER_SERVER, QUIT_GRACE_MS } from "../limits";
@@ -391,18 +391,11 @@ export class ServerConnection implements McpBackend {
     this.openQuestions.add(question);
     this.questionsChanged(+1);
     try {
-      const byAgent = this.agentHook("elicit");
-      if (byAgent) {
-        try {
-          return (await byAgent(params as Record<string, unknown>, question.abort.signal)) as ElicitResult as never;
-        } catch (error) {
-          if (question.abort.signal.aborted) throw error;
-          // The agent could not answer: its person (the companion's) answers instead.
-          this.log(`${this.config.name}: the agent did not answer an elicitation (${errorMessage(error)}); asking the person`);
-        }
-      }
       const tool = onlyTool(question.calls);
-      const answer = await waitFor(request, { server: this.config.name, agent: this.currentAgent(), ...(tool ? { tool } : {}), signal: question.abort.signal });
+      const ctx = { server: this.config.name, agent: this.currentAgent(), ...(tool ? { tool } : {}), signal: question.abort.signal };
+      const byAgent = this.agentHook("elicit");
+      if (byAgent) return (await this.elicitViaAgent(byAgent, waitFor, request, params as Record<string, unknown>, ctx)) as never;
+      const answer = await waitFor(request, ctx);
       // The SDK's content type is narrower than Record<string, unknown>; the Inbox checked the values.
       return answerToElicitResult(answer) as Exclude<ElicitResult, { action: "accept" }> | { action: "accept"; content: Record<string, string> };
     } finally {
@@ -410,6 +403,57 @@ export class ServerConnection implements McpBackend {
       this.openQuestions.delete(question);
       for (const call of question.calls) call.questions.delete(question);
       this.questionsChanged(-1);
+    }
+  }
+
+  /**
+   * The agent answers (its person chose so) while the companion still shows the question and
+   * records it: the agent's result goes to the server as the agent gave it, and settles the
+   * question as the agent's. If the agent fails, the question stays with the person; if the
+   * person answers first (or a rule does), the agent's request is cancelled and theirs is sent.
+   */
+  private async elicitViaAgent(
+    byAgent: AgentRequest,
+    waitFor: WaitFor,
+    request: ReturnType<typeof elicitationToRequest>,
+    params: Record<string, unknown>,
+    ctx: Parameters<WaitFor>[1],
+  ): Promise<Record<string, unknown>> {
+    const agentAbort = new LinkedAbort([ctx.signal]);
+    const personAbort = new LinkedAbort([ctx.signal]);
+    const agent = ctx.agent ?? "the agent";
+    /** The agent's result, once it answered with one the server can take. */
+    let agentResult: Record<string, unknown> | undefined;
+    const fromAgent = byAgent(params, agentAbort.signal).then(
+      (result): Answer | undefined => {
+        const answer = elicitResultToAnswer(request.id, result);
+        if (answer) agentResult = result;
+        return answer;
+      },
+      (error): undefined => {
+        if (!agentAbort.signal.aborted) this.log(`${this.config.name}: ${agent} did not answer an elicitation (${errorMessage(error)}); asking the person`);
+        return undefined;
+      },
+    );
+    try {
+      const fromPerson = waitFor(request, { ...ctx, signal: personAbort.signal, agentAnswer: { agent, answer: fromAgent } });
+      fromPerson.catch(() => {});
+      // The agent's answer wins only if it comes; a failed agent leaves the person's question open.
+      const agentAnswered = fromAgent.then((answer) => (answer ? "agent" : new Promise<never>(() => {})));
+      const first = await Promise.race([agentAnswered, fromPerson]);
+      // The Inbox settles on the agent's answer before this runs (it is told first), so whichever
+      // promise won the race, an agent that answered is the one that answered. A person's answer
+      // comes without I/O from the agent in between, so it is never mistaken for the agent's.
+      if (agentResult) {
+        // A resolver that does not settle on the agent's answer withdraws the question instead.
+        personAbort.abort(new Error(`${agent} answered it`));
+        return agentResult;
+      }
+      agentAbort.abort(new Error("the person answered it in the companion"));
+      return answerToElicitResult(first as Answer) as Record<string, unknown>;
+    } finally {
+      agentAbort.dispose();
+      personAbort.dispose();
     }
   }
 
@@ -760,6 +804,17 @@ function withHeaders(headers: Record<string, string>) {
     for (const [name, value] of Object.entries(headers)) if (!merged.has(name)) merged.set(name, value);
     return fetch(url, { ...init, headers: merged });
   };
+}
+
+/** An agent's elicitation result as the Answer it is recorded as (the inverse of answerToElicitResult). */
+function elicitResultToAnswer(id: string, result: Record<string, unknown>): Answer | undefined {
+  if (result.action === "accept") {
+    const content = result.content;
+    return { id, ok: true, ...(typeof content === "object" && content !== null && !Array.isArray(content) ? { data: content as Record<string, unknown> } : {}) };
+  }
+  if (result.action === "decline") return { id, ok: false, reason: "declined" };
+  if (result.action === "cancel") return { id, ok: false, reason: "cancelled" };
+  return undefined;
 }
 
 /** The tool a pushed question belongs to, when every call in flight is of that one tool. */

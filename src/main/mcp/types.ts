@@ -12,6 +12,12 @@ export interface ElicitationContext {
   tool?: string;
   /** Aborts when the server cancels its elicitation or goes away: withdraw the question. */
   signal: AbortSignal;
+  /**
+   * The agent is answering this question itself (gateway, "who answers": the agent). The
+   * question is still shown and recorded; `answer` resolves with the agent's answer (settle it
+   * as the agent's) or undefined when the agent could not answer (the person is asked).
+   */
+  agentAnswer?: { agent: string; answer: Promise<Answer | undefined> };
 }
 
 /** The resolver the bridge calls; the Inbox provides the app's only one. */
