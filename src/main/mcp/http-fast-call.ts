@@ -12,6 +12,7 @@
 // retries the call through the SDK, which signs in or reports as it always did.
 import http from "node:http";
 import https from "node:https";
+import type { Readable } from "node:stream";
 import { ProtocolError } from "@modelcontextprotocol/client";
 
 type Message = Record<string, unknown>;
@@ -135,41 +136,56 @@ export async function fastCall(target: FastCallTarget, id: string, params: Recor
 
 /**
  * Reads an event stream (text/event-stream): each event's data lines, joined, parsed as one
- * JSON-RPC message. `end` runs once, when the stream ends or fails.
+ * JSON-RPC message. `end` runs once, when the stream ends or fails. Works on whole events (a
+ * blank line ends one), so a typical answer (one event in one chunk) costs one scan.
  */
-function readEventStream(res: http.IncomingMessage, onMessage: (message: unknown) => void, end: (error?: Error) => void): void {
+export function readEventStream(res: Readable, onMessage: (message: unknown) => void, end: (error?: Error) => void): void {
   res.setEncoding("utf8");
   let buffer = "";
-  let data: string[] = [];
-  const line = (text: string) => {
-    if (text === "") {
-      if (data.length > 0) {
-        const joined = data.join("\n");
-        data = [];
-        try {
-          onMessage(JSON.parse(joined));
-        } catch {
-          // Not JSON: the SDK's transport drops such an event too (it reports it to onerror).
-        }
+  const event = (block: string) => {
+    let data: string | undefined;
+    let at = 0;
+    while (at < block.length) {
+      let eol = block.indexOf("\n", at);
+      if (eol === -1) eol = block.length;
+      // Only data lines matter: id:, event:, retry: and comments need nothing here.
+      if (block.startsWith("data:", at)) {
+        const value = block.slice(block.charCodeAt(at + 5) === 32 ? at + 6 : at + 5, eol);
+        data = data === undefined ? value : `${data}\n${value}`;
       }
-      return;
+      at = eol + 1;
     }
-    if (text.startsWith("data:")) data.push(text.charCodeAt(5) === 32 ? text.slice(6) : text.slice(5));
-    // id:, event:, retry: and comments need nothing here: the answer comes on this stream.
+    if (data === undefined) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return; // Not JSON: the SDK's transport drops such an event too (it reports it to onerror).
+    }
+    onMessage(message);
   };
-  res.on("data", (chunk: string) => {
+  const take = (chunk: string) => {
     buffer += chunk;
+    if (buffer.includes("\r")) {
+      // CRLF and CR end lines too; a CR at the very end may be the first half of a CRLF.
+      const half = buffer.endsWith("\r");
+      buffer = (half ? buffer.slice(0, -1) : buffer).replace(/\r\n?/g, "\n") + (half ? "\r" : "");
+    }
     let start = 0;
     for (;;) {
-      const newline = buffer.indexOf("\n", start);
-      if (newline === -1) break;
-      const end = newline > start && buffer.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
-      line(buffer.slice(start, end));
-      start = newline + 1;
+      const blank = buffer.indexOf("\n\n", start);
+      if (blank === -1) break;
+      event(buffer.slice(start, blank));
+      start = blank + 2;
     }
-    buffer = buffer.slice(start);
+    if (start > 0) buffer = buffer.slice(start);
+  };
+  res.on("data", take);
+  res.on("end", () => {
+    // A CR held back as half a CRLF was a line end after all.
+    if (buffer.endsWith("\r")) take("\n");
+    end();
   });
-  res.on("end", () => end());
   res.on("error", (error) => end(error));
   res.on("close", () => end());
 }

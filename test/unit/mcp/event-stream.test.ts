@@ -1,0 +1,35 @@
+// The fast path's event-stream reader (src/main/mcp/http-fast-call.ts): events split anywhere
+// across chunks, CRLF and CR line ends (a CRLF split between chunks too), multi-line data,
+// comments and non-data fields ignored, a non-JSON event skipped.
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { readEventStream } from "../../../src/main/mcp/http-fast-call";
+
+function read(chunks: string[]): Promise<unknown[]> {
+  const stream = new PassThrough();
+  const messages: unknown[] = [];
+  return new Promise((resolve) => {
+    readEventStream(stream, (m) => messages.push(m), () => resolve(messages));
+    for (const chunk of chunks) stream.write(chunk);
+    stream.end();
+  });
+}
+
+const text = 'id: a_1\nretry: 1000\ndata: \n\n: keepalive\n\nevent: message\nid: a_2\ndata: {"jsonrpc":"2.0",\ndata: "id":1}\n\ndata: not json\n\ndata:{"n":2}\n\n';
+const expected = [{ jsonrpc: "2.0", id: 1 }, { n: 2 }];
+
+describe("readEventStream", () => {
+  it("reads whole events from one chunk", async () => {
+    expect(await read([text])).toEqual(expected);
+  });
+
+  it("reads the same events split at every position", async () => {
+    for (let cut = 1; cut < text.length; cut++) expect(await read([text.slice(0, cut), text.slice(cut)])).toEqual(expected);
+  });
+
+  it("takes CRLF and CR line ends, a CRLF split between chunks included", async () => {
+    const crlf = text.replace(/\n/g, "\r\n");
+    for (let cut = 1; cut < crlf.length; cut++) expect(await read([crlf.slice(0, cut), crlf.slice(cut)])).toEqual(expected);
+    expect(await read([text.replace(/\n/g, "\r")])).toEqual(expected);
+  });
+});
