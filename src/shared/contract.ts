@@ -3,6 +3,7 @@
 import { AGENTS_INVOKE_CHANNELS, type AgentsInvokeMap } from "./agents";
 import { HISTORY_INVOKE_CHANNELS, type HistoryInvokeMap } from "./history";
 import { RULES_EVENT_CHANNELS, RULES_INVOKE_CHANNELS, type RulesEventMap, type RulesInvokeMap } from "./rules";
+import type { ServerImportArg, ServerImportPlan, ServerImportResult } from "./server-import";
 import type { Answer, InboxEvent, PendingEntry, ServerStatus, ToolInfo, ToolRunResult } from "./types";
 
 export interface ServerView extends ServerStatus {
@@ -49,6 +50,10 @@ export interface ServerManagementInvokeMap {
   "servers:signOut": [{ name: string }, ServerView[]];
   /** "Try a question": start the shipped demo server for this session (the config is not written). */
   "servers:tryDemo": [void, ServerView[]];
+  /** What other clients hold, per client and file, and what importing each would change (nothing written). */
+  "servers:importPlan": [void, ServerImportPlan];
+  /** Adds the picked new servers of the plan whose fingerprint this is; refuses a stale plan (plan-changed). */
+  "servers:import": [ServerImportArg, ServerImportResult];
   /** No config file of the companion's own yet (show the first run), and the path in use. */
   "app:firstRun": [void, { firstRun: boolean; configPath: string }];
 }
@@ -58,6 +63,8 @@ export const SERVER_MANAGEMENT_CHANNELS = [
   "servers:setEnabled",
   "servers:remove",
   "servers:tryDemo",
+  "servers:importPlan",
+  "servers:import",
   "servers:signIn",
   "servers:signOut",
   "app:firstRun",

@@ -2,10 +2,14 @@
 // disable or remove one (edits of the config file, which the supervisor's watcher then applies),
 // the first-run facts, and "Try a question" (the shipped demo server, for this session only).
 import type { ServerManagementInvokeMap, ServerView } from "../../shared/contract";
+import type { ServerImportArg } from "../../shared/server-import";
+import { currentMachine } from "../clients";
+import { buildImport, fingerprintOf, importView, writeImport } from "../clients/import-plan";
+import type { Machine } from "../clients/types";
 import { editConfigFile, removeServer, setServerEnabled } from "../mcp/config-edit";
 import { demoServer, firstRunInfo } from "../mcp/first-run";
 import type { Supervisor } from "../mcp/supervisor";
-import { HandlerError } from "./envelope";
+import { ArgumentError, HandlerError } from "./envelope";
 import { booleanField, noArg, objectArg, stringField } from "./validate";
 
 export type ServerManagementHandlers = {
@@ -19,9 +23,23 @@ export interface ServerManagementDeps {
   servers: () => ServerView[];
   /** OAuth sign-in for remote servers (src/main/auth). */
   auth?: { signIn(server: string): Promise<boolean>; signOut(server: string): Promise<void> };
+  /** Whose other clients are read for import (tests: a temporary HOME); this machine by default. */
+  machine?: () => Machine;
 }
 
 const MAX_NAME = 200;
+/** More names than any machine's clients hold; a bigger pick is not a person's choice. */
+const MAX_PICK = 1000;
+
+function importArg(arg: unknown): ServerImportArg {
+  const input = objectArg("servers:import", arg);
+  const fingerprint = stringField("servers:import", input, "fingerprint", 128);
+  const pick = input.pick;
+  if (!Array.isArray(pick) || pick.length > MAX_PICK || pick.some((n) => typeof n !== "string" || n === "" || n.length > MAX_NAME)) {
+    throw new ArgumentError(`servers:import needs "pick" as a list of at most ${MAX_PICK} server names.`);
+  }
+  return { pick: pick as string[], fingerprint };
+}
 
 export function createServerManagementHandlers(deps: ServerManagementDeps): ServerManagementHandlers {
   const supervisor = (channel: string): Supervisor => {
@@ -32,6 +50,16 @@ export function createServerManagementHandlers(deps: ServerManagementDeps): Serv
     if (!deps.configPath) throw new HandlerError("unsupported", `${channel}: this companion has no config file to edit.`);
     return deps.configPath;
   };
+  // The app reads other clients' user files (and Claude Code's known projects), not the folder it
+  // happens to run in: that is the CLI's --project.
+  const machine = () => deps.machine?.() ?? { ...currentMachine(), project: undefined };
+  let importing: Promise<unknown> = Promise.resolve();
+  const planned = async (channel: string) => {
+    const built = await buildImport(configPath(channel), machine());
+    if ("error" in built) throw new HandlerError("import-failed", built.error);
+    return built;
+  };
+
   const known = (channel: string, name: string) => {
     if (!deps.servers().some((s) => s.name === name)) throw new HandlerError("unknown-server", `${channel}: no server is named "${name}".`);
   };
@@ -85,6 +113,28 @@ export function createServerManagementHandlers(deps: ServerManagementDeps): Serv
       if (!deps.auth) throw new HandlerError("unsupported", "servers:signOut: sign-in is not available here.");
       await deps.auth.signOut(name);
       return deps.servers();
+    },
+    async "servers:importPlan"(arg) {
+      noArg("servers:importPlan", arg);
+      return importView(await planned("servers:importPlan"));
+    },
+    async "servers:import"(raw) {
+      const arg = importArg(raw);
+      // One import at a time: two clicks must not both plan against the same old file.
+      const run = importing.then(async () => {
+        const built = await planned("servers:import");
+        if (fingerprintOf(built) !== arg.fingerprint) {
+          throw new HandlerError("plan-changed", "The servers found or the companion's config changed since the list was shown; nothing was written. Look at the new list and import again.");
+        }
+        const offered = new Set(built.plan.servers.filter((s) => s.action === "add").map((s) => s.name));
+        const unknown = arg.pick.filter((n) => !offered.has(n));
+        if (unknown.length > 0) throw new ArgumentError(`servers:import: not offered for import: ${unknown.map((n) => JSON.stringify(n)).join(", ")}.`);
+        const added = await writeImport(built, new Set(arg.pick));
+        await deps.supervisor?.settled();
+        return { configPath: built.path, added, servers: deps.servers() };
+      });
+      importing = run.catch(() => {});
+      return run;
     },
     async "app:firstRun"(arg) {
       noArg("app:firstRun", arg);

@@ -1,14 +1,14 @@
 // `toolnexus-companion servers list|import`: the companion's configured servers, and bringing in
 // the servers a person already set up in other clients. Import only ever writes the companion's
 // own config (atomically, keeping its comments, unknown keys and servers); --dry-run writes nothing.
-import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
-import { currentMachine, discover, readFrom, type FileReport } from "../clients";
-import { applyPlan, planImport, type ImportPlan, type PlannedServer } from "../clients/plan";
-import type { CompanionEntry, Source } from "../clients/types";
-import { resolveConfigPath, writeConfigFileAtomic } from "../config-file";
-import { McpConfigError, parseConfig, parseConfigText, rawServerMap } from "../mcp/config";
+import { currentMachine, type FileReport } from "../clients";
+import { buildImport, readCompanion, typeOf, writeImport } from "../clients/import-plan";
+import type { ImportPlan, PlannedServer } from "../clients/plan";
+import type { Source } from "../clients/types";
+import { resolveConfigPath } from "../config-file";
+import { parseConfig, rawServerMap } from "../mcp/config";
 import { EDIT_USAGE, runServerEdit } from "./servers-edit";
 
 const USAGE = `Usage:
@@ -33,22 +33,6 @@ function tilde(path: string): string {
 function commandLine(entry: { command?: string; args?: string[]; url?: string }): string {
   if (entry.url) return entry.url;
   return [entry.command, ...(entry.args ?? [])].map((p) => (p && /\s/.test(p) ? JSON.stringify(p) : p)).join(" ");
-}
-
-async function readCompanion(path: string): Promise<{ text: string; value: unknown } | { error: string }> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { text: "", value: {} };
-    return { error: `cannot read ${path}: ${(error as Error).message}` };
-  }
-  if (text.trim() === "") return { text, value: {} };
-  try {
-    return { text, value: parseConfigText(text, path) };
-  } catch (error) {
-    return { error: (error as Error).message };
-  }
 }
 
 // ---- list ------------------------------------------------------------------------------------
@@ -98,10 +82,6 @@ async function list(args: string[]): Promise<number> {
 }
 
 // ---- import ----------------------------------------------------------------------------------
-
-function typeOf(entry: CompanionEntry): "local" | "remote" {
-  return entry.url ? "remote" : "local";
-}
 
 function serverJson(s: PlannedServer) {
   return {
@@ -157,29 +137,11 @@ async function runImport(args: string[]): Promise<number> {
     strict: true,
   });
   const path = resolveConfigPath(values.config);
-  const read = await readCompanion(path);
-  if ("error" in read) return (err(`${read.error}\nFix the companion's config first; import changes nothing in a file it cannot read.`), 1);
-
-  const machine = currentMachine(values.project ?? process.cwd());
-  let reports: FileReport[];
-  if (values.from) {
-    const found = await readFrom(values.from, machine);
-    if ("error" in found) return (err(found.error), 1);
-    reports = found;
-  } else {
-    reports = await discover(machine);
-  }
-
-  let plan: ImportPlan;
-  try {
-    plan = planImport(read.value, reports);
-  } catch (error) {
-    if (error instanceof McpConfigError) return (err(`${path}: ${error.message}`), 1);
-    throw error;
-  }
+  const built = await buildImport(path, currentMachine(values.project ?? process.cwd()), values.from);
+  if ("error" in built) return (err(built.error), 1);
+  const { plan, reports } = built;
   const dryRun = values["dry-run"] === true;
-  const adds = plan.servers.some((s) => s.action === "add");
-  if (adds && !dryRun) await writeConfigFileAtomic(path, applyPlan(read.text, plan));
+  if (!dryRun) await writeImport(built);
 
   if (values.json) {
     const rows = [
