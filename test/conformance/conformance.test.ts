@@ -35,18 +35,26 @@ const AUTH_SCENARIOS = [
   "auth/token-endpoint-auth-post",
   "auth/token-endpoint-auth-none",
   "auth/pre-registration",
+  "auth/2025-03-26-oauth-metadata-backcompat",
   "auth/2025-03-26-oauth-endpoint-fallback",
-  // draft
+  // draft (2026-07-28)
   "auth/resource-mismatch",
   "auth/offline-access-scope",
   "auth/offline-access-not-supported",
+  "auth/authorization-server-migration",
+  "auth/iss-supported",
+  "auth/iss-not-advertised",
+  "auth/iss-supported-missing",
+  "auth/iss-wrong-issuer",
+  "auth/iss-unexpected",
+  "auth/iss-normalized",
+  "auth/metadata-issuer-mismatch",
 ];
-// Not asserted, and why (each fails today; see the closing note of issue 9):
-// - auth/2025-03-26-oauth-metadata-backcompat: suite 0.1.16's mock serves root metadata whose
-//   `issuer` is "<origin>/oauth"; the SDK rejects that per RFC 8414 §3.3, as it must. The suite
-//   fixed its mock upstream (modelcontextprotocol/conformance#359, after 0.1.16).
-// - auth/client-credentials-jwt, auth/client-credentials-basic, auth/cross-app-access-complete-flow
-//   (extensions): machine-to-machine grants with no person; the companion signs people in.
+// Not asserted, and why (each fails today; see the closing note of issue 9). All are extensions:
+// - auth/client-credentials-jwt, auth/client-credentials-basic, auth/wif-jwt-bearer,
+//   auth/enterprise-managed-authorization: machine-to-machine grants with no person; the companion
+//   signs people in.
+// - auth/dpop, auth/dpop-nonce: DPoP-bound tokens; the companion sends bearer tokens.
 
 const SCENARIOS = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry", ...AUTH_SCENARIOS];
 

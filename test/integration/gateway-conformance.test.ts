@@ -120,7 +120,8 @@ describe("conformance: server scenarios through the gateway", () => {
   for (const scenario of SCENARIOS) {
     it(`${scenario} passes`, async () => {
       const result = await runScenario(scenario);
-      const failed = result.checks.filter((c) => c.status !== "SUCCESS" && c.status !== "INFO");
+      // SKIPPED: a check for a later protocol version than the run targets (suite 0.2.0's SEP-2106 ones).
+      const failed = result.checks.filter((c) => c.status !== "SUCCESS" && c.status !== "INFO" && c.status !== "SKIPPED");
       expect(failed, result.output).toEqual([]);
       expect(result.checks.length).toBeGreaterThan(0);
       expect(result.output).toMatch(/Passed: (\d+)\/\1, 0 failed/);

@@ -73,6 +73,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private readonly cache = new Map<string, string | undefined>();
   private lastState?: string;
   private refreshing?: Promise<void>;
+  /** >0 while the companion itself runs auth(): a refresh, a sign-in, redeeming a code. */
+  private ownAuth = 0;
 
   constructor(private readonly options: ProviderOptions) {
     this.keys = keysFor(options.serverUrl);
@@ -176,7 +178,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   /** One refresh at a time; a failed refresh leaves the old token, and the server's 401 decides. */
   private refresh(): Promise<void> {
-    this.refreshing ??= auth(this, { serverUrl: this.options.serverUrl, fetchFn: this.options.fetch })
+    this.refreshing ??= this.asOwnAuth(() => auth(this, { serverUrl: this.options.serverUrl, fetchFn: this.options.fetch }))
       .then(
         () => undefined,
         () => undefined,
@@ -221,7 +223,21 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     await this.write(this.keys.discovery, JSON.stringify(state));
   }
 
+  /** Runs the companion's own auth() (or a transport's finishAuth): the saved discovery is used. */
+  async asOwnAuth<T>(work: () => Promise<T>): Promise<T> {
+    this.ownAuth++;
+    try {
+      return await work();
+    } finally {
+      this.ownAuth--;
+    }
+  }
+
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    // Any other auth() is a transport answering a 401 or 403: the server refused what we sent,
+    // and its protected-resource metadata may now name another authorization server (SEP-2352).
+    // Discovering afresh then registers with and signs in to that one, not the old one again.
+    if (this.ownAuth === 0) return undefined;
     return parse<OAuthDiscoveryState>(await this.read(this.keys.discovery));
   }
 

@@ -127,7 +127,9 @@ export class AuthSession implements ServerAuthSession {
         throw new Error(message);
       }
       try {
-        await (finish ? finish(params) : this.authorize(params));
+        await this.provider.asOwnAuth(async () => {
+          await (finish ? finish(params) : this.authorize(params));
+        });
       } catch (error) {
         expectation.settle({ ok: false, message: "Sign-in failed: the companion could not redeem the authorization code. Check the companion for details." });
         throw error;
@@ -143,11 +145,13 @@ export class AuthSession implements ServerAuthSession {
 
   /** The SDK's auth() on this server: without params it refreshes or starts over; with them it redeems the code. */
   private async authorize(params?: URLSearchParams): Promise<"AUTHORIZED" | "REDIRECT"> {
-    const result = await auth(this.provider, {
-      serverUrl: this.target.url,
-      fetchFn: this.options.fetch,
-      ...(params ? { authorizationCode: params.get("code") ?? "", iss: params.get("iss") ?? undefined } : {}),
-    });
+    const result = await this.provider.asOwnAuth(() =>
+      auth(this.provider, {
+        serverUrl: this.target.url,
+        fetchFn: this.options.fetch,
+        ...(params ? { authorizationCode: params.get("code") ?? "", iss: params.get("iss") ?? undefined } : {}),
+      }),
+    );
     if (params && result !== "AUTHORIZED") throw new Error("the authorization server did not issue a token");
     return result;
   }
