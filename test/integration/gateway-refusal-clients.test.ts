@@ -4,8 +4,13 @@
 // (diagnostics_channel), so "no registration attempt" is counted, not assumed.
 //
 // What each client can show, and why:
-// - Inspector CLI (@modelcontextprotocol/inspector-cli 1.0.3, the v1 CLI; v2 needs Node >= 22.19):
-//   no OAuth; it prints the 401's JSON-RPC body, so the body's message says where the token is.
+// - Inspector CLI (@modelcontextprotocol/inspector-cli 1.0.3, the v1 CLI): no OAuth; it prints
+//   the 401's JSON-RPC body, so the body's message says where the token is.
+//   Not run here: Inspector v2 (@modelcontextprotocol/inspector 2.12.0, `--cli`) needs Node >= 22.19
+//   and brings ~110 MB. Checked by hand against this gateway: without a TTY it stops before any
+//   discovery with its own "Interactive OAuth requires a TTY ... use --stored-auth-only" (it parses
+//   error_description but asserts the TTY first); with --stored-auth-only it prints this body (the
+//   explanation); with a TTY it stops at the 501 like mcp-remote. No registration in any case.
 // - mcp-remote 0.15.1: treats every 401 as an OAuth challenge (its bundled SDK calls auth() on any
 //   401 and never reads error_description, and drops the bodies of discovery answers). The best it
 //   can show is where it stopped: "HTTP 501 trying to load OAuth metadata from
