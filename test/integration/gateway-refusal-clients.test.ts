@@ -18,7 +18,7 @@
 //   A 4xx there would make it go on to POST /register; the 501 stops it.
 import { spawn } from "node:child_process";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -38,6 +38,7 @@ const WHERE_THE_TOKEN_IS = /Copy the current one from the companion's Settings \
 let core: Core;
 let server: CompanionServer;
 let seen: Array<{ method: string; path: string }> = [];
+const homes: string[] = [];
 
 function onRequest(message: unknown): void {
   const req = (message as { request: IncomingMessage }).request;
@@ -53,6 +54,7 @@ beforeAll(async () => {
 afterAll(async () => {
   unsubscribe("http.server.request.start", onRequest);
   await core?.close();
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
 });
 beforeEach(() => {
   seen = [];
@@ -100,6 +102,7 @@ function runClient(args: string[], options: { cwd?: string; env?: Record<string,
 /** A private HOME and a BROWSER that only records being called, so nothing leaks or opens. */
 function sandbox(): { env: Record<string, string>; browserCalls: string } {
   const home = mkdtempSync(join(tmpdir(), "tnc-client-home-"));
+  homes.push(home);
   const browserCalls = join(home, "browser-was-called");
   const browser = join(home, "browser");
   writeFileSync(browser, `#!/bin/sh\necho "$@" >> '${browserCalls}'\nexit 1\n`);
