@@ -1,8 +1,8 @@
-// The raw POST path for tools/call to a streamable HTTP server (src/main/mcp/http-fast-call.ts),
-// against a real SDK server in its own process (test/fixtures/http-calls.mjs): plain calls skip
-// the SDK client (the server sees our string ids), and whatever else rides on the call's stream
-// (an elicitation, a log message), a JSON-RPC error, a cancel and an output schema behave as on
-// the SDK's path.
+// The raw paths for tools/call (src/main/mcp/http-fast-call.ts over streamable HTTP, raw-call.ts
+// over stdio), against a real SDK server in its own process (test/fixtures/http-calls.mjs): plain
+// calls skip the SDK client (the server sees our string ids), and whatever else comes during the
+// call (an elicitation, a log message), a JSON-RPC error, a cancel and an output schema behave as
+// on the SDK's path.
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,9 +10,13 @@ import { loadMcp } from "../../src/main/mcp/source";
 import type { McpSource, McpTool } from "../../src/main/mcp/types";
 import { fixturesDir } from "../fixtures";
 
-let server: ChildProcess;
+let server: ChildProcess | undefined;
 let source: McpSource;
 const asked: string[] = [];
+const waitFor = async (request: { id: string; prompt: string }) => {
+  asked.push(request.prompt);
+  return { id: request.id, ok: true, data: { name: "Ada" } };
+};
 
 function tool(name: string): McpTool {
   const found = source.tools.find((t) => t.name === `calls_${name}`);
@@ -24,27 +28,26 @@ async function seen(): Promise<{ ids: unknown[]; cancelled: unknown[] }> {
   return JSON.parse((await tool("calls").execute({})).output);
 }
 
+for (const transport of ["streamable-http", "stdio"] as const) {
+describe(`tools/call over ${transport}`, () => {
 beforeAll(async () => {
-  server = spawn(process.execPath, [join(fixturesDir, "http-calls.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    server.stdout!.on("data", (chunk) => {
-      out += String(chunk);
-      const match = /^LISTENING (\S+)$/m.exec(out);
-      if (match) resolve(match[1]);
+  if (transport === "stdio") {
+    source = await loadMcp({ mcpServers: { calls: { command: process.execPath, args: [join(fixturesDir, "http-calls.mjs"), "--stdio"] } } }, { waitFor });
+  } else {
+    server = spawn(process.execPath, [join(fixturesDir, "http-calls.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = server;
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout!.on("data", (chunk) => {
+        out += String(chunk);
+        const match = /^LISTENING (\S+)$/m.exec(out);
+        if (match) resolve(match[1]);
+      });
+      child.once("exit", (code) => reject(new Error(`http-calls exited (${code})`)));
     });
-    server.once("exit", (code) => reject(new Error(`http-calls exited (${code})`)));
-  });
-  source = await loadMcp(
-    { mcpServers: { calls: { type: "http", url, protocol: "legacy" } } },
-    {
-      waitFor: async (request) => {
-        asked.push(request.prompt);
-        return { id: request.id, ok: true, data: { name: "Ada" } };
-      },
-    },
-  );
-  expect(source.servers()[0]).toMatchObject({ state: "connected", transport: "streamable-http" });
+    source = await loadMcp({ mcpServers: { calls: { type: "http", url, protocol: "legacy" } } }, { waitFor });
+  }
+  expect(source.servers()[0]).toMatchObject({ state: "connected", transport });
 }, 20_000);
 
 afterAll(async () => {
@@ -52,7 +55,6 @@ afterAll(async () => {
   server?.kill();
 });
 
-describe("tools/call to a streamable HTTP server", () => {
   it("goes as our own POST, not through the SDK client, and returns the result as sent", async () => {
     const out = await tool("echo").execute({ text: "hi" });
     expect(out).toMatchObject({ output: "echo: hi", isError: false });
@@ -94,3 +96,4 @@ describe("tools/call to a streamable HTTP server", () => {
     expect(typeof (await seen()).ids.at(-1)).toBe("number");
   });
 });
+}

@@ -19,6 +19,7 @@ import { LinkedAbort } from "./linked-abort";
 import { toToolOutput } from "./result";
 import { GroupStdioTransport } from "./stdio-transport";
 import { fastCall, type FastCallTarget } from "./http-fast-call";
+import { RawCalls } from "./raw-call";
 import { resolveInputs, withInputs } from "./inputs";
 import type { AgentRequest, ExecuteContext, LoadOptions, McpBackend, McpTool, ToolOutput, WaitFor } from "./types";
 import { forwardedNotifications, NO_AGENT_CAN_ANSWER } from "./forward";
@@ -136,6 +137,8 @@ export class ServerConnection implements McpBackend {
   private readonly quitting = new AbortController();
   /** A streamable HTTP server in the legacy era: plain tools/calls skip the SDK client (http-fast-call.ts). */
   private fast?: FastCallTarget;
+  /** A stdio server in the legacy era: plain tools/calls skip the SDK client's request path (raw-call.ts). */
+  private raw?: RawCalls;
   private fastIds = 0;
   /** Tools with an output schema: their calls keep the SDK's path, which checks the result against it. */
   private typedTools = new Set<string>();
@@ -271,11 +274,9 @@ export class ServerConnection implements McpBackend {
     const inputs = await resolveInputs(this.config, this.options, this.quitting.signal);
     const config = withInputs(this.config, inputs);
     if (config.type === "local") {
-      await this.openWith(
-        new GroupStdioTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd }),
-        "stdio",
-        timeout,
-      );
+      const transport = new GroupStdioTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd });
+      await this.openWith(transport, "stdio", timeout);
+      if (isLegacyEra(this.client?.getNegotiatedProtocolVersion())) this.raw = new RawCalls(transport);
       return;
     }
     const headers = await expandHeaders(config.headers, this.options.env ?? process.env, this.options.secret, inputs);
@@ -565,8 +566,9 @@ export class ServerConnection implements McpBackend {
     }
     try {
       const fast = this.fast;
-      if (fast && progressToken === undefined && !this.typedTools.has(tool)) {
-        const result = await this.callFast(client, fast, tool, args, abort, maxWait);
+      const raw = this.raw;
+      if ((fast || raw) && progressToken === undefined && !this.typedTools.has(tool)) {
+        const result = await this.callFast(client, fast ?? raw!, tool, args, abort, maxWait);
         if (result) return toToolOutput(this.config.name, tool, result);
       }
       const result = await client.callTool(
@@ -601,13 +603,18 @@ export class ServerConnection implements McpBackend {
    * The call as one raw POST (http-fast-call.ts); undefined when the server refused it in a way
    * the SDK recovers from (sign-in, a lost session), so the caller retries through the SDK.
    */
-  private async callFast(client: Client, fast: FastCallTarget, tool: string, args: Record<string, unknown>, abort: LinkedAbort, maxWait: number) {
-    const id = `tnc-${++this.fastIds}`;
+  private async callFast(client: Client, via: FastCallTarget | RawCalls, tool: string, args: Record<string, unknown>, abort: LinkedAbort, maxWait: number) {
+    let id = `tnc-${++this.fastIds}`;
     const signal = abort.signal;
     // The SDK's wall-clock maximum; the idle timer does the everyday bounding.
     const hardStop = setTimeout(() => abort.abort(new ToolCallError(`${this.config.name}: ${tool} did not finish within ${maxWait} ms`)), maxWait);
     try {
-      const outcome = await fastCall(fast, id, { name: tool, arguments: args }, signal);
+      if (via instanceof RawCalls) {
+        const call = via.call({ name: tool, arguments: args }, signal);
+        id = call.id;
+        return await call.result;
+      }
+      const outcome = await fastCall(via, id, { name: tool, arguments: args }, signal);
       return outcome.kind === "result" ? outcome.result : undefined;
     } catch (error) {
       // As the SDK does for a request it gives up on: the server may stop working on it.
@@ -694,6 +701,8 @@ export class ServerConnection implements McpBackend {
       if (tail) detail += `; its last output: ${tail.split("\n").slice(-3).join(" | ")}`;
     }
     this.withdrawQuestions(new Error(detail));
+    this.raw?.closeAll(new Error(detail));
+    this.raw = undefined;
     this.tools = [];
     this.status.toolCount = 0;
     this.client = undefined;
@@ -726,6 +735,8 @@ export class ServerConnection implements McpBackend {
 
   private async shutdown(): Promise<void> {
     this.fast = undefined;
+    this.raw?.closeAll(new Error("the server connection closed"));
+    this.raw = undefined;
     this.withdrawQuestions(new Error("the server connection closed"));
     const client = this.client;
     const transport = this.transport;
@@ -767,6 +778,11 @@ const quietFetch: typeof fetch = (input, init) => {
   return fetch(input, init);
 };
 
+/** A revision before the 2026-07-28 wire (revision ids are ISO dates): tools/call is a plain JSON-RPC request. */
+function isLegacyEra(version: string | undefined): boolean {
+  return version !== undefined && version < "2026-07-28";
+}
+
 /** The fast path's view of a streamable HTTP connection, or undefined when the call must take the SDK's path. */
 function fastTarget(
   url: URL,
@@ -777,7 +793,7 @@ function fastTarget(
 ): FastCallTarget | undefined {
   // The 2026-07-28 wire (revision ids are ISO dates) carries more than a JSON-RPC POST; DPoP
   // signs each request. Both stay with the SDK.
-  if (!version || version >= "2026-07-28" || authProvider?.dpop) return undefined;
+  if (!isLegacyEra(version) || authProvider?.dpop) return undefined;
   return {
     url,
     headers,

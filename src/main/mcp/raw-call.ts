@@ -1,0 +1,81 @@
+// tools/call over a stdio server's transport without the SDK client's request machinery: the
+// request is written as one JSON-RPC line, and its response is taken off the transport before
+// the client would see it. The client's request path (a timeout timer and abort listeners per
+// call, zod parsing of the result, the output-schema check) is most of what the gateway spends
+// in front of a stdio server per call; the agent validates the result itself.
+//
+// Only the plain case comes here (connection.ts decides, as for http-fast-call.ts): the legacy
+// era, no progress asked for, a tool without an output schema. Everything else the server sends
+// (its own requests, log messages, notifications) still reaches the client as before.
+import { ProtocolError, type Transport } from "@modelcontextprotocol/client";
+
+type Message = Record<string, unknown>;
+
+export class RawCalls {
+  private readonly pending = new Map<string, { resolve: (result: Message) => void; reject: (error: Error) => void }>();
+  private next = 0;
+
+  /** Call after the client has connected: its onmessage is in place and is kept for the rest. */
+  constructor(private readonly transport: Transport) {
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const m = message as Message;
+      if (typeof m.id === "string" && m.method === undefined) {
+        const waiting = this.pending.get(m.id);
+        if (waiting) {
+          this.pending.delete(m.id);
+          if (m.error !== undefined) {
+            const e = m.error as { code?: unknown; message?: unknown; data?: unknown };
+            waiting.reject(ProtocolError.fromError(typeof e.code === "number" ? e.code : -32603, String(e.message ?? "error"), e.data));
+          } else if (typeof m.result === "object" && m.result !== null && !Array.isArray(m.result)) {
+            waiting.resolve(m.result as Message);
+          } else {
+            waiting.reject(new Error("the server's answer to tools/call had no result object"));
+          }
+          return;
+        }
+      }
+      deliver?.call(transport, message, extra);
+    };
+  }
+
+  /** One tools/call; an abort rejects at once and the caller tells the server (notifications/cancelled). */
+  call(params: Message, signal: AbortSignal): { id: string; result: Promise<Message> } {
+    const id = `tnc-${++this.next}`;
+    const result = new Promise<Message>((resolve, reject) => {
+      if (signal.aborted) return reject(reasonOf(signal));
+      const onAbort = () => {
+        this.pending.delete(id);
+        reject(reasonOf(signal));
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      const done = () => signal.removeEventListener("abort", onAbort);
+      this.pending.set(id, {
+        resolve: (value) => {
+          done();
+          resolve(value);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      });
+      this.transport.send({ jsonrpc: "2.0", id, method: "tools/call", params } as never).catch((error: unknown) => {
+        this.pending.get(id)?.reject(error instanceof Error ? error : new Error(String(error)));
+        this.pending.delete(id);
+      });
+    });
+    return { id, result };
+  }
+
+  /** The connection ended: every call still waiting fails with the reason. */
+  closeAll(reason: Error): void {
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const w of waiting) w.reject(reason);
+  }
+}
+
+function reasonOf(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason ?? "aborted"));
+}
