@@ -1,0 +1,107 @@
+// Issue 8 §1, in-app import end to end: a temporary HOME holding a Claude Desktop and a Cursor
+// config that both name a server "coffee" (different servers), the real companion started on a
+// config file that does not exist yet, Debian's Chromium. The first run lists both files, the
+// clash unticked with why; the person ticks it and imports; the file is written and both servers
+// connect (the shipped demo server and server-everything). Shot at 1280×800 and 420×640, light
+// and dark, checked by axe.
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { EVERYTHING, launchChromium, repoRoot, type App } from "./harness";
+import { DESKTOP, SHOTS, ensureRenderer, shootAll, startFromFile, axeViolations, horizontalOverflow } from "./config-app";
+import { parseConfigText } from "../../src/main/mcp/config";
+
+const UI_TIMEOUT = 30_000;
+const DEMO = join(repoRoot, "src", "demo", "demo-server.mjs");
+let app: App;
+let browser: Browser;
+let home: string;
+let configPath: string;
+const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  ensureRenderer();
+  browser = await launchChromium();
+  home = mkdtempSync(join(tmpdir(), "tnc-import-home-"));
+  mkdirSync(join(home, ".config", "Claude"), { recursive: true });
+  mkdirSync(join(home, ".cursor"), { recursive: true });
+  writeFileSync(join(home, ".config", "Claude", "claude_desktop_config.json"), JSON.stringify({ mcpServers: { coffee: { command: process.execPath, args: [DEMO] } } }, null, 2));
+  writeFileSync(
+    join(home, ".cursor", "mcp.json"),
+    `{\n  // Cursor accepts comments\n  "mcpServers": {\n    "coffee": { "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(EVERYTHING)}, "stdio"] },\n    "nothing": { "note": "no command, no url" },\n  }\n}\n`,
+  );
+  // The companion reads the other clients of this process's HOME (this worker's only).
+  process.env.HOME = home;
+  process.env.XDG_CONFIG_HOME = join(home, ".config");
+  configPath = join(home, ".config", "toolnexus-companion", "mcp.json");
+  app = await startFromFile(configPath);
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+  else process.env[k] = v;
+});
+
+const check = (message: string, overflow: number, violations: string[]) => {
+  expect(overflow, message).toBeLessThanOrEqual(0);
+  expect(violations, message).toEqual([]);
+};
+
+async function openPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  context.setDefaultTimeout(UI_TIMEOUT);
+  const page = await context.newPage();
+  await page.goto(app.pageUrl);
+  await page.getByRole("navigation", { name: "Main" }).waitFor();
+  return page;
+}
+
+describe("import from other apps", () => {
+  it("lists Claude Desktop's and Cursor's servers, keeps the clashing name apart, imports both and they connect", async () => {
+    const page = await openPage();
+    const region = page.getByRole("region", { name: "Found in your other apps" });
+    await region.waitFor();
+    const claude = region.getByRole("group", { name: /Claude Desktop/ });
+    const cursor = region.getByRole("group", { name: /Cursor/ });
+    await claude.waitFor();
+    expect(await claude.innerText()).toContain(join(home, ".config", "Claude", "claude_desktop_config.json"));
+    expect(await claude.getByRole("checkbox", { name: "coffee", exact: true }).isChecked()).toBe(true);
+    const clash = cursor.getByRole("checkbox", { name: "coffee@cursor" });
+    expect(await clash.isChecked()).toBe(false);
+    expect(await cursor.innerText()).toContain('Another server is already called "coffee"');
+    expect(await cursor.innerText()).toContain("Cannot be imported");
+    await shootAll(page, "issue8-import-list", check);
+
+    await clash.check();
+    const button = region.getByRole("button", { name: "Import 2 servers" });
+    await button.click();
+
+    // The Servers view, where the imported servers are seen connecting.
+    await page.getByRole("heading", { name: "coffee", exact: true, level: 2 }).waitFor();
+    await page.getByRole("heading", { name: "coffee@cursor", exact: true, level: 2 }).waitFor();
+    const written = parseConfigText(readFileSync(configPath, "utf8")) as { mcpServers: Record<string, { args: string[]; importedFrom: Array<{ client: string }> }> };
+    expect(Object.keys(written.mcpServers)).toEqual(["coffee", "coffee@cursor"]);
+    expect(written.mcpServers.coffee.importedFrom[0].client).toBe("claude-desktop");
+    expect(written.mcpServers["coffee@cursor"].args).toEqual([EVERYTHING, "stdio"]);
+    // Both connect: the config watcher started them from the written file.
+    await expect
+      .poll(() => app.core.source.servers().filter((s) => s.state === "connected").map((s) => s.name).sort(), { timeout: 45_000 })
+      .toEqual(["coffee", "coffee@cursor"]);
+    await expect.poll(() => page.getByText("connected", { exact: true }).count(), { timeout: UI_TIMEOUT }).toBe(2);
+    await shootAll(page, "issue8-import-done", check);
+
+    // The Servers view's action shows both as already added now, with nothing left to import.
+    await page.getByRole("button", { name: "Import from other apps" }).click();
+    await region.getByText("Already added", { exact: true }).first().waitFor();
+    expect(await region.getByText("Already added", { exact: true }).count()).toBe(2);
+    expect(await region.getByRole("button", { name: "Import 0 servers" }).isDisabled()).toBe(true);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await shootAll(page, "issue8-import-servers-view", check);
+  }, 180_000);
+});
