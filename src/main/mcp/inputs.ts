@@ -67,10 +67,15 @@ export class InputNeeded extends Error {
 
 /**
  * Declines are remembered per config object: the supervisor's automatic restarts reuse the same
- * object and so do not ask again and again; an edit of that server (a new object) asks afresh, and
- * a value set in Settings → Secrets under the input's name is found on the next Retry.
+ * object and so do not ask again and again; an edit of that server (a new object) asks afresh, so
+ * does the person's Retry (askAgain), and a value set in Settings → Secrets is found on the next try.
  */
 const declined = new WeakMap<ServerConfig, Set<string>>();
+
+/** The person asked for this server again (Retry): a declined input is a question again. */
+export function askAgain(config: ServerConfig): void {
+  declined.delete(config);
+}
 
 /**
  * The value of each input `config` refers to: from the SecretStore, else asked through the
@@ -86,7 +91,7 @@ export async function resolveInputs(config: ServerConfig, options: LoadOptions, 
       values.set(id, stored);
       continue;
     }
-    if (declined.get(config)?.has(id)) throw new InputNeeded(spec, `declined; set ${name} in Settings → Secrets, or edit the server, then Retry`);
+    if (declined.get(config)?.has(id)) throw new InputNeeded(spec, `declined; Retry asks again, or set ${name} in Settings → Secrets`);
     if (!options.waitFor) throw new InputNeeded(spec, `no one to ask; set ${name} in Settings → Secrets`);
     const answer = await options.waitFor(inputRequest(config.name, spec), { server: config.name, signal: signal ?? new AbortController().signal });
     const value = answer.ok ? answer.data?.[FIELD] : undefined;
@@ -96,7 +101,7 @@ export async function resolveInputs(config: ServerConfig, options: LoadOptions, 
         set.add(id);
         declined.set(config, set);
       }
-      throw new InputNeeded(spec, answer.ok ? "no value was given" : answer.reason === "declined" ? "declined" : `not answered: ${answer.reason ?? "cancelled"}`);
+      throw new InputNeeded(spec, answer.ok ? "no value was given; Retry asks again" : answer.reason === "declined" ? "declined; Retry asks again" : `not answered: ${answer.reason ?? "cancelled"}`);
     }
     if (options.storeSecret) await options.storeSecret(name, value);
     else options.log?.(`${config.name}: the answer to input ${id} is used for this start only (no keychain to keep it in)`);

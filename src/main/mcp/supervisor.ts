@@ -7,6 +7,7 @@ import { readConfigFile } from "../config-file";
 import { parseConfig, type ServerConfig } from "./config";
 import { diffServers, watchConfig, type ConfigWatch } from "./config-watch";
 import type { ServerConnection } from "./connection";
+import { askAgain } from "./inputs";
 import type { McpSource } from "./types";
 
 export interface BackoffOptions {
@@ -327,6 +328,7 @@ export function superviseSource(source: RuntimeSource, options: SuperviseOptions
       const connection = source.connection(name);
       if (!connection) throw new Error(`no server named "${name}"`);
       forget(name);
+      askAgain(connection.config);
       const fresh = await source.replace(connection.config);
       log(`MCP server "${name}": restarting (asked by the person).`);
       await fresh.connect();
