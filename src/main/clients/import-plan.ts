@@ -89,7 +89,8 @@ export function importGroups(built: BuiltImport): ImportGroup[] {
         ...(found.entry.inputs?.length ? { inputs: found.entry.inputs.map((i) => i.id) } : {}),
       };
       if (planned.action === "unchanged") {
-        servers.push({ ...base, action: "existing", reason: `Already in the companion's config as "${planned.name}".` });
+        // Known under another name in this client: say so, or the two names look unrelated.
+        servers.push({ ...base, action: "existing", ...(planned.name !== found.name ? { reason: `Called "${found.name}" in ${report.label}; the companion already runs it as "${planned.name}".` } : {}) });
       } else if (!isFirst) {
         servers.push({ ...base, action: "duplicate", reason: `The same server as ${labels.get(first.client) ?? first.client}'s "${planned.clientName ?? planned.name}": imported once, as "${planned.name}".` });
       } else if (planned.name !== found.name) {
