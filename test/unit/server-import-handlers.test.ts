@@ -71,6 +71,19 @@ describe("servers:importPlan / servers:import", () => {
     await expect(stat(configPath)).rejects.toMatchObject({ code: "ENOENT" });
   });
 
+  it("two imports of one plan at once: the first writes, the second finds the file changed and writes nothing", async () => {
+    const plan = await handlers["servers:importPlan"](undefined);
+    const results = await Promise.allSettled([
+      handlers["servers:import"]({ pick: ["github"], fingerprint: plan.fingerprint }),
+      handlers["servers:import"]({ pick: ["github@cursor"], fingerprint: plan.fingerprint }),
+    ]);
+    expect(results[0]).toMatchObject({ status: "fulfilled", value: { added: ["github"] } });
+    expect(results[1].status).toBe("rejected");
+    expect(errorEnvelope((results[1] as PromiseRejectedResult).reason)).toMatchObject({ error: { code: "plan-changed" } });
+    const value = parseConfigText(await readFile(configPath, "utf8")) as { mcpServers: Record<string, unknown> };
+    expect(Object.keys(value.mcpServers)).toEqual(["github"]);
+  });
+
   it("without a config file of its own there is nothing to import into", async () => {
     const bare = createServerManagementHandlers({ servers: () => [] });
     expect(await refusal(bare["servers:importPlan"](undefined))).toMatchObject({ error: { code: "unsupported" } });
