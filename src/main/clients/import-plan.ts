@@ -8,6 +8,7 @@ import { writeConfigFileAtomic } from "../config-file";
 import { parseConfigText } from "../mcp/config";
 import { discover, readFrom, type FileReport } from "./index";
 import { applyPlan, identity, planImport, type ImportPlan, type PlannedServer } from "./plan";
+import { redactArgs, redactUrl } from "./redact-view";
 import type { CompanionEntry, Machine } from "./types";
 
 export interface CompanionText {
@@ -65,8 +66,9 @@ export function typeOf(entry: CompanionEntry): "local" | "remote" {
   return entry.url ? "remote" : "local";
 }
 
+/** What the page is shown: never env or headers, and tokens written inline masked (redact-view.ts). */
 function shape(entry: CompanionEntry): Pick<ImportCandidate, "type" | "command" | "args" | "url"> {
-  return entry.url ? { type: "remote", url: entry.url } : { type: "local", command: entry.command ?? "", args: entry.args ?? [] };
+  return entry.url ? { type: "remote", url: redactUrl(entry.url) } : { type: "local", command: entry.command ?? "", args: redactArgs(entry.args ?? []) };
 }
 
 /** The plan per client and file, in discovery order, each found server with what importing it does. */

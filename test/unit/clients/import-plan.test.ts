@@ -75,6 +75,26 @@ describe("import plan per client and file", () => {
     expect(servers.find((s) => s.clientName === "github" && s.command === "npx")).toMatchObject({ action: "new", name: "github" });
   });
 
+  it("a token written inline in another client's args or URL is masked in the view, and written as it was", async () => {
+    await writeFile(
+      join(home, ".cursor", "mcp.json"),
+      JSON.stringify({ mcpServers: { keyed: { command: "keyed-server", args: ["--api-key=sk-live-0123456789abcdef"], env: { SECRET: "env-value-never-shown" } }, hosted: { url: "https://h.example/mcp?token=tok-9876" } } }),
+    );
+    const b = await built();
+    const view = importView(b);
+    const shown = JSON.stringify(view);
+    expect(shown).not.toContain("sk-live-0123456789abcdef");
+    expect(shown).not.toContain("tok-9876");
+    expect(shown).not.toContain("env-value-never-shown");
+    const cursor = view.groups.find((g) => g.client === "cursor" && g.scope === "user")!;
+    expect(cursor.servers.find((s) => s.clientName === "keyed")).toMatchObject({ args: ["--api-key=•••"] });
+    expect(cursor.servers.find((s) => s.clientName === "hosted")).toMatchObject({ url: "https://h.example/mcp?token=•••" });
+    await writeImport(b, new Set(["keyed", "hosted"]));
+    const written = await readFile(configPath, "utf8");
+    expect(written).toContain("--api-key=sk-live-0123456789abcdef");
+    expect(written).toContain("https://h.example/mcp?token=tok-9876");
+  });
+
   it("an unreadable companion config is an error, never overwritten", async () => {
     await mkdir(join(home, ".config", "toolnexus-companion"), { recursive: true });
     await writeFile(configPath, "{ not json");
