@@ -15,19 +15,27 @@ const UI_TIMEOUT = 20_000;
 let app: App;
 let browser: Browser;
 let configPath: string;
+const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   ensureRenderer();
+  browser = await launchChromium();
   const dir = mkdtempSync(join(tmpdir(), "tnc-first-run-"));
+  // A first run on a machine with no other apps: the import list reads this worker's HOME, and the
+  // developer's own Cursor or Claude files must not change what this test sees.
+  process.env.HOME = join(dir, "home");
+  process.env.XDG_CONFIG_HOME = join(dir, "home", ".config");
+  mkdirSync(process.env.XDG_CONFIG_HOME, { recursive: true });
   configPath = join(dir, "mcp.json");
   app = await startFromFile(configPath, { historyPath: join(dir, "history.sqlite") });
-  browser = await launchChromium();
 }, 240_000);
 
 afterAll(async () => {
   await browser?.close();
   await app?.close();
+  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+  else process.env[k] = v;
 });
 
 async function openPage(): Promise<Page> {
