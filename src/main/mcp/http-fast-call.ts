@@ -25,6 +25,12 @@ const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSoc
 
 /** Statuses where the server did not run the call and the SDK has a way forward (sign-in, a new session). */
 const SDK_RECOVERS = new Set([401, 403, 404]);
+/** Before resuming a stream the server closed, when it gave no `retry:` (the SDK client's first delay). */
+const DEFAULT_RETRY_MS = 1_000;
+/** A server's `retry:` is honoured up to this; a larger one would leave the call hanging for nothing. */
+const MAX_RETRY_MS = 30_000;
+/** Resumptions in a row that bring no new event before the call fails (the SDK client's maxRetries). */
+const MAX_RESUMES = 2;
 
 export interface FastCallTarget {
   url: URL;
@@ -47,32 +53,92 @@ export async function fastCall(target: FastCallTarget, id: string, params: Recor
   const token = target.token ? await target.token() : undefined;
   const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params });
   const { sessionId, protocolVersion } = target.session();
+  const common: Record<string, string> = { ...target.headers };
+  if (sessionId) common["mcp-session-id"] = sessionId;
+  if (protocolVersion) common["mcp-protocol-version"] = protocolVersion;
+  if (token) common.authorization = `Bearer ${token}`;
   const headers: Record<string, string | number> = {
-    ...target.headers,
+    ...common,
     "content-type": "application/json",
     accept: "application/json, text/event-stream",
     "content-length": Buffer.byteLength(body),
   };
-  if (sessionId) headers["mcp-session-id"] = sessionId;
-  if (protocolVersion) headers["mcp-protocol-version"] = protocolVersion;
-  if (token) headers.authorization = `Bearer ${token}`;
   const secure = target.url.protocol === "https:";
+  const agent = secure ? httpsAgent : httpAgent;
   return new Promise<FastOutcome>((resolve, reject) => {
     let settled = false;
+    // Resumption (SSE polling): a server may close the call's stream before answering, having
+    // given its events ids; the answer then comes on a GET with Last-Event-ID, after `retry` ms.
+    let lastEventId: string | undefined;
+    let retryMs = DEFAULT_RETRY_MS;
+    let resumes = 0;
+    let waiting: ReturnType<typeof setTimeout> | undefined;
     const settle = (outcome: FastOutcome | Error) => {
       if (settled) return;
       settled = true;
       signal.removeEventListener("abort", onAbort);
+      if (waiting) clearTimeout(waiting);
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
     };
     const onAbort = () => {
       settle(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
-      req.destroy();
+      current.destroy();
     };
-    const req = (secure ? https : http).request(
+    const onResume = (field: "id" | "retry", value: string) => {
+      if (field === "id") {
+        if (value !== lastEventId) resumes = 0; // the server is getting somewhere: a fresh allowance
+        lastEventId = value;
+        return;
+      }
+      const ms = Number(value);
+      if (Number.isInteger(ms) && ms >= 0) retryMs = Math.min(ms, MAX_RETRY_MS);
+    };
+    const streamEnded = (error?: Error) => {
+      if (settled) return;
+      if (error || lastEventId === undefined || resumes >= MAX_RESUMES) {
+        settle(error ?? new Error("the server closed the call's stream before answering"));
+        return;
+      }
+      resumes += 1;
+      waiting = setTimeout(resume, retryMs);
+    };
+    const resume = () => {
+      waiting = undefined;
+      if (settled) return;
+      const get = (secure ? https : http).request(target.url, { method: "GET", headers: { ...common, accept: "text/event-stream", "last-event-id": lastEventId! }, agent }, (res) => {
+        const status = res.statusCode ?? 0;
+        if (status !== 200 || !(res.headers["content-type"] ?? "").toLowerCase().startsWith("text/event-stream")) {
+          res.resume();
+          settle(new Error(`the server closed the call's stream before answering, and resuming it got HTTP ${status}`));
+          return;
+        }
+        readEventStream(res, onMessage, streamEnded, onResume);
+      });
+      get.on("error", (error) => settle(error));
+      current = get;
+      get.end();
+    };
+    const onMessage = (message: unknown) => {
+      if (settled || typeof message !== "object" || message === null) return;
+      const m = message as Message;
+      if (m.id === id && m.method === undefined) {
+        if (m.error !== undefined) {
+          const e = m.error as { code?: unknown; message?: unknown; data?: unknown };
+          const code = typeof e.code === "number" ? e.code : -32603;
+          settle(ProtocolError.fromError(code, String(e.message ?? "error"), e.data));
+        } else if (typeof m.result === "object" && m.result !== null && !Array.isArray(m.result)) {
+          settle({ kind: "result", result: m.result as Record<string, unknown> });
+        } else {
+          settle(new Error("the server's answer to tools/call had no result object"));
+        }
+        return;
+      }
+      target.deliver(m);
+    };
+    let current: http.ClientRequest = (secure ? https : http).request(
       target.url,
-      { method: "POST", headers, agent: secure ? httpsAgent : httpAgent },
+      { method: "POST", headers, agent },
       (res) => {
         const status = res.statusCode ?? 0;
         if (status !== 200) {
@@ -87,25 +153,8 @@ export async function fastCall(target: FastCallTarget, id: string, params: Recor
           return;
         }
         const type = (res.headers["content-type"] ?? "").toLowerCase();
-        const onMessage = (message: unknown) => {
-          if (settled || typeof message !== "object" || message === null) return;
-          const m = message as Message;
-          if (m.id === id && m.method === undefined) {
-            if (m.error !== undefined) {
-              const e = m.error as { code?: unknown; message?: unknown; data?: unknown };
-              const code = typeof e.code === "number" ? e.code : -32603;
-              settle(ProtocolError.fromError(code, String(e.message ?? "error"), e.data));
-            } else if (typeof m.result === "object" && m.result !== null && !Array.isArray(m.result)) {
-              settle({ kind: "result", result: m.result as Record<string, unknown> });
-            } else {
-              settle(new Error("the server's answer to tools/call had no result object"));
-            }
-            return;
-          }
-          target.deliver(m);
-        };
         if (type.startsWith("text/event-stream")) {
-          readEventStream(res, onMessage, (error) => settle(error ?? new Error("the server closed the call's stream before answering")));
+          readEventStream(res, onMessage, streamEnded, onResume);
           return;
         }
         const chunks: Buffer[] = [];
@@ -124,13 +173,14 @@ export async function fastCall(target: FastCallTarget, id: string, params: Recor
         res.on("error", (error) => settle(error));
       },
     );
-    req.on("error", (error) => settle(error));
+    current.on("error", (error) => settle(error));
+    const post = current;
     if (signal.aborted) {
       onAbort();
       return;
     }
     signal.addEventListener("abort", onAbort, { once: true });
-    req.end(body);
+    post.end(body);
   });
 }
 
@@ -139,7 +189,13 @@ export async function fastCall(target: FastCallTarget, id: string, params: Recor
  * JSON-RPC message. `end` runs once, when the stream ends or fails. Works on whole events (a
  * blank line ends one), so a typical answer (one event in one chunk) costs one scan.
  */
-export function readEventStream(res: Readable, onMessage: (message: unknown) => void, end: (error?: Error) => void): void {
+export function readEventStream(
+  res: Readable,
+  onMessage: (message: unknown) => void,
+  end: (error?: Error) => void,
+  /** The stream's resumption fields: an event's `id:` and the server's `retry:` (ms). */
+  onResume?: (field: "id" | "retry", value: string) => void,
+): void {
   res.setEncoding("utf8");
   let buffer = "";
   const event = (block: string) => {
@@ -148,10 +204,14 @@ export function readEventStream(res: Readable, onMessage: (message: unknown) => 
     while (at < block.length) {
       let eol = block.indexOf("\n", at);
       if (eol === -1) eol = block.length;
-      // Only data lines matter: id:, event:, retry: and comments need nothing here.
+      // Data lines carry the messages; id: and retry: say how to resume; event: and comments need nothing.
       if (block.startsWith("data:", at)) {
         const value = block.slice(block.charCodeAt(at + 5) === 32 ? at + 6 : at + 5, eol);
         data = data === undefined ? value : `${data}\n${value}`;
+      } else if (onResume && (block.startsWith("id:", at) || block.startsWith("retry:", at))) {
+        const field = block.charCodeAt(at) === 105 ? "id" : "retry";
+        const from = at + field.length + 1;
+        onResume(field, block.slice(block.charCodeAt(from) === 32 ? from + 1 : from, eol));
       }
       at = eol + 1;
     }
@@ -180,12 +240,18 @@ export function readEventStream(res: Readable, onMessage: (message: unknown) => 
     }
     if (start > 0) buffer = buffer.slice(start);
   };
+  let ended = false;
+  const endOnce = (error?: Error) => {
+    if (ended) return;
+    ended = true;
+    end(error);
+  };
   res.on("data", take);
   res.on("end", () => {
     // A CR held back as half a CRLF was a line end after all.
     if (buffer.endsWith("\r")) take("\n");
-    end();
+    endOnce();
   });
-  res.on("error", (error) => end(error));
-  res.on("close", () => end());
+  res.on("error", (error) => endOnce(error));
+  res.on("close", () => endOnce());
 }
