@@ -121,6 +121,9 @@ export class NotificationService {
       return;
     }
     if (this.options.isPaused()) return;
+    // An agent is answering it itself (gateway "who answers": the agent): the Inbox lists it, but
+    // calling the person away for a question already being answered would only interrupt them.
+    if (entry.answering !== undefined) return;
     const key = burstKey(entry);
     const now = this.now();
     let burst = this.bursts.get(key);

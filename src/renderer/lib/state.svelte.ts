@@ -316,6 +316,8 @@ export class CompanionStore {
       this.pending = [...this.pending, event.entry];
       const run = this.#runOn(event.entry);
       if (run) this.#questionRun.set(id, run);
+      // An agent answering it itself: listed (the person may step in), but nobody is called for it.
+      if (event.entry.answering) return;
       if (!this.settings?.notificationsPaused) this.options.notify?.(event.entry);
       this.#arrive(event.entry, busy);
       return;
