@@ -103,7 +103,21 @@ export function checkFormAnswer(schema: unknown, submitted: Record<string, unkno
   if (!schema || typeof schema !== "object" || Array.isArray(schema)) return refused("the question carries no form schema");
   const reduced = reduceFormSchema(schema);
   if (!reduced.ok) return refused(`the form schema cannot be checked: ${reduced.problem}`);
-  return check(reduced.schema, submitted, () => validatorFor(reduced.schema), true);
+  return check(reduced.schema, submitted, () => formValidator(reduced.schema), true);
+}
+
+/**
+ * A reduced schema is cached per question schema (flat-schema.ts), so its validator is found by
+ * identity too: no re-serialising it for the cache key on every check. The LRU stays the one
+ * bound; an entry it evicted is compiled again (or found by text) as before.
+ */
+function formValidator(reduced: Schema): ValidateFunction {
+  const cached = byObject.get(reduced);
+  if (cached && compiled.has(cached.key)) return validatorFor(reduced, cached.key);
+  const key = JSON.stringify(reduced);
+  const validate = validatorFor(reduced, key);
+  byObject.set(reduced, { key, validate });
+  return validate;
 }
 
 /**

@@ -143,9 +143,23 @@ function reduceProperty(key: string, prop: unknown): unknown {
   return out;
 }
 
+// One reduction per schema object: an elicitation's schema is checked by the bridge (bounds), the
+// Inbox (the answer) and the rules (fingerprint), and reducing it is most of each check's cost.
+// Safe because a schema is never mutated once it arrived (parsed from the wire, then only read);
+// the reduced schema is shared, so its readers must not mutate it either (none does).
+const reducedBySchema = new WeakMap<object, Reduced>();
+
 /** The flat form `schema` describes, or the reason it is refused. Never throws. */
 export function reduceFormSchema(schema: unknown): Reduced {
   if (!isObject(schema)) return { ok: false, problem: "the form schema is not an object" };
+  const cached = reducedBySchema.get(schema);
+  if (cached) return cached;
+  const reduced = reduce(schema);
+  reducedBySchema.set(schema, reduced);
+  return reduced;
+}
+
+function reduce(schema: Schema): Reduced {
   try {
     const out: Schema = {};
     const type = reduceType(schema.type);
