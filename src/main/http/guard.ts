@@ -51,6 +51,26 @@ export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(sha256(given), expectedDigest.digest);
 }
 
+// The bearer token a keep-alive connection last presented and had accepted, per current token:
+// an agent sends the same header on every call, and hashing it again was most of the guard's
+// remaining cost. Only an accepted token is kept, so the plain comparison below is against a
+// value this connection already sent in full; a new token (rotation) or another header falls
+// back to the hashed, constant-time compare. Held weakly by the socket, so it goes with it.
+const acceptedOn = new WeakMap<object, { given: string; expected: string }>();
+
+/** sameSecret for a header presented on `connection`, remembering an accepted one per connection. */
+export function sameSecretOn(connection: object | undefined, given: string, expected: string): boolean {
+  if (expected === "") return false;
+  const known = connection ? acceptedOn.get(connection) : undefined;
+  if (known !== undefined && known.expected === expected && known.given === given) return true;
+  const same = sameSecret(given, expected);
+  if (connection) {
+    if (same) acceptedOn.set(connection, { given, expected });
+    else acceptedOn.delete(connection);
+  }
+  return same;
+}
+
 /** The named cookie's value; undefined when absent, null when its percent-encoding is malformed. */
 export function readCookie(req: IncomingMessage, name: string): string | null | undefined {
   const header = req.headers.cookie;
@@ -106,7 +126,7 @@ function decide(req: IncomingMessage, options: GuardOptions): GuardResult {
 
   const bearer = bearerToken(req);
   if (bearer !== undefined) {
-    if (sameSecret(bearer, options.token())) return { ok: true, via: "bearer" };
+    if (sameSecretOn(req.socket, bearer, options.token())) return { ok: true, via: "bearer" };
     return { ok: false, status: 401, message: "Refused: the bearer token is wrong." };
   }
 

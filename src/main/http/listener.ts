@@ -7,7 +7,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { checkRequest, isLoopbackHost, isLoopbackOrigin, sameSecret, type GuardResult } from "./guard";
 import { declaredTooLarge, HttpError, MAX_BODY_BYTES } from "./body";
 import { serveStatic } from "./static-files";
-import { parseTarget } from "./request-target";
+import { parseTarget, targetPath } from "./request-target";
 import { discoveryRoute, gatewayChallenge } from "../auth/gateway-refusal";
 
 export type Refusal = Extract<GuardResult, { ok: false }>;
@@ -124,9 +124,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = parseTarget(req.url);
-    if (!url) return sendText(res, 400, BAD_TARGET);
-    const route = routes.find((r) => matches(r.prefix, url.pathname));
+    // The path alone picks a route: a URL object is built only for the page (it reads the query).
+    const pathname = targetPath(req.url);
+    if (pathname === undefined) return sendText(res, 400, BAD_TARGET);
+    const route = routes.find((r) => matches(r.prefix, pathname));
     if (route) {
       const verdict = route.public ? publicVerdict(req) : checkRequest(req, { token: options.token, allowCookie: false });
       const refuse = (refusal: Refusal) => (route.refuse ? route.refuse(res, refusal) : sendJsonError(res, refusal));
@@ -147,6 +148,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     }
 
     if (req.method !== "GET" && req.method !== "HEAD") return sendText(res, 405, "Method not allowed.", { allow: "GET, HEAD" });
+    const url = parseTarget(req.url);
+    if (!url) return sendText(res, 400, BAD_TARGET);
 
     const offered = url.searchParams.get("token");
     if (offered !== null) {
