@@ -400,7 +400,8 @@ export class ServerConnection implements McpBackend {
       // The SDK's content type is narrower than Record<string, unknown>; the Inbox checked the values.
       return answerToElicitResult(answer) as Exclude<ElicitResult, { action: "accept" }> | { action: "accept"; content: Record<string, string> };
     } finally {
-      question.abort.dispose();
+      // Its readers (the Inbox, an agent's hook) have settled: a signal nobody aborted is reused.
+      question.abort.release();
       this.openQuestions.delete(question);
       for (const call of question.calls) call.questions.delete(question);
       this.questionsChanged(-1);
@@ -596,6 +597,8 @@ export class ServerConnection implements McpBackend {
         // The agent going away is said as such (AgentGone), so the page can name it.
         if (question.calls.size === 0) question.abort.abort(signal.reason instanceof AgentGone ? signal.reason : new Error(`the call to ${tool} that asked this question has ended`));
       }
+      // Read for the last time above; the transports took their listeners off when the call ended.
+      abort.release();
     }
   }
 
