@@ -5,7 +5,8 @@ import { randomUUID } from "node:crypto";
 import type { Answer, Request } from "../../shared/types";
 import { reduceFormSchema } from "../../forms/flat-schema";
 import { jsonBoundsProblem, tryStringify } from "../json-bounds";
-import { MAX_BODY_BYTES, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../limits";
+import { jsonLengthBound } from "../json-size";
+import { MAX_BODY_BYTES, MAX_JSON_NODES, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../limits";
 
 export type ElicitResult =
   | { action: "accept"; content: Record<string, unknown> }
@@ -46,9 +47,14 @@ export function elicitationProblem(params: unknown): string | undefined {
   const bounds = jsonBoundsProblem(params);
   if (bounds) return `the question's params are refused: ${bounds}`;
   // Absent params are a form with no schema (the page explains); JSON.stringify(undefined) is undefined.
-  const text = params === undefined ? "{}" : tryStringify(params);
-  if (text === undefined) return "the question's params cannot be written as JSON";
-  if (text.length > MAX_BODY_BYTES) return `the question's params are larger than ${MAX_BODY_BYTES} bytes`;
+  // Well within the size limit (the walk's upper bound says so), nothing is serialised; near it,
+  // or for a value the walk cannot size, the exact text decides as before.
+  const bound = params === undefined ? 2 : jsonLengthBound(params, MAX_JSON_NODES);
+  if (bound === undefined || bound > MAX_BODY_BYTES) {
+    const text = params === undefined ? "{}" : tryStringify(params);
+    if (text === undefined) return "the question's params cannot be written as JSON";
+    if (text.length > MAX_BODY_BYTES) return `the question's params are larger than ${MAX_BODY_BYTES} bytes`;
+  }
   const p = (params ?? {}) as Record<string, unknown>;
   if (typeof p.message === "string" && p.message.length > MAX_PROMPT_LENGTH) {
     return `the question's message is longer than ${MAX_PROMPT_LENGTH} characters`;
