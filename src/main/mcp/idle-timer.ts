@@ -2,6 +2,8 @@
 // whose server is waiting on a person (DESIGN.md §6). This one counts only idle time: it is held
 // while a question from that server is pending and starts over when the question is answered.
 
+// One Node timer per call, refreshed rather than cleared and created again: a question held and
+// released per elicitation, and each progress notification, only move its deadline.
 export class IdleTimer {
   private timer?: ReturnType<typeof setTimeout>;
   private held = false;
@@ -19,30 +21,32 @@ export class IdleTimer {
     if (!this.held) this.arm();
   }
 
-  /** Held while the person has a question from this server; released, the count starts over. */
+  /**
+   * Held while the person has a question from this server; released, the count starts over.
+   * While held the timer may still run out: it then does nothing, and release re-arms it.
+   */
   hold(held: boolean): void {
     if (held === this.held) return;
     this.held = held;
-    if (held) this.clear();
-    else this.arm();
+    if (!held) this.arm();
   }
 
   stop(): void {
     this.done = true;
-    this.clear();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private arm(): void {
-    this.clear();
     if (this.done) return;
-    this.timer = setTimeout(() => {
-      this.done = true;
-      this.onIdle();
-    }, this.idleMs);
+    // refresh() restarts the count from now, also for a timer that already ran out.
+    if (this.timer) this.timer.refresh();
+    else this.timer = setTimeout(() => this.expire(), this.idleMs);
   }
 
-  private clear(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+  private expire(): void {
+    if (this.held || this.done) return;
+    this.done = true;
+    this.onIdle();
   }
 }
