@@ -182,8 +182,9 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       log(`gateway: ${name} failed for ${agent() ?? "agent"}: ${message}`);
       return failure(`The companion could not run ${name}: ${message}`);
     } finally {
-      abort.dispose();
       if (calls.get(id) === abort) calls.delete(id);
+      // The call has settled and nobody can abort it any more: an unaborted signal is reused.
+      abort.release();
     }
   }
 
