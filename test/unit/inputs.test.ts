@@ -104,8 +104,8 @@ describe("inputs: resolving", () => {
   it("a decline fails with the input's id and description; the same config does not ask again, an edited one does", async () => {
     const { asked, options } = harness([() => ({ ok: false, reason: "declined" }), () => ({ data: { value: "t" } }), () => ({ data: { value: "r" } })]);
     const config = server(LOCAL);
-    await expect(resolveInputs(config, options)).rejects.toThrow("needs input token: GitHub token (declined)");
-    await expect(resolveInputs(config, options)).rejects.toThrow(/needs input token: GitHub token \(declined; set input\.gh\.token in Settings → Secrets/);
+    await expect(resolveInputs(config, options)).rejects.toThrow("needs input token: GitHub token (declined; Retry asks again)");
+    await expect(resolveInputs(config, options)).rejects.toThrow(/needs input token: GitHub token \(declined; Retry asks again, or set input\.gh\.token in Settings → Secrets/);
     expect(asked).toHaveLength(1);
     await expect(resolveInputs(server(LOCAL), options)).resolves.toBeInstanceOf(Map);
     expect(asked).toHaveLength(3);
