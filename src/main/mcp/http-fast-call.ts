@@ -13,7 +13,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { Readable } from "node:stream";
-import { ProtocolError } from "@modelcontextprotocol/client";
+import { abortReason, callResponse } from "./call-response";
 
 type Message = Record<string, unknown>;
 
@@ -82,7 +82,7 @@ export async function fastCall(target: FastCallTarget, id: string, params: Recor
       else resolve(outcome);
     };
     const onAbort = () => {
-      settle(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+      settle(abortReason(signal));
       current.destroy();
     };
     const onResume = (field: "id" | "retry", value: string) => {
@@ -123,15 +123,8 @@ export async function fastCall(target: FastCallTarget, id: string, params: Recor
       if (settled || typeof message !== "object" || message === null) return;
       const m = message as Message;
       if (m.id === id && m.method === undefined) {
-        if (m.error !== undefined) {
-          const e = m.error as { code?: unknown; message?: unknown; data?: unknown };
-          const code = typeof e.code === "number" ? e.code : -32603;
-          settle(ProtocolError.fromError(code, String(e.message ?? "error"), e.data));
-        } else if (typeof m.result === "object" && m.result !== null && !Array.isArray(m.result)) {
-          settle({ kind: "result", result: m.result as Record<string, unknown> });
-        } else {
-          settle(new Error("the server's answer to tools/call had no result object"));
-        }
+        const outcome = callResponse(m);
+        settle(outcome instanceof Error ? outcome : { kind: "result", result: outcome });
         return;
       }
       target.deliver(m);

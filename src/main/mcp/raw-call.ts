@@ -7,7 +7,8 @@
 // Only the plain case comes here (connection.ts decides, as for http-fast-call.ts): the legacy
 // era, no progress asked for, a tool without an output schema. Everything else the server sends
 // (its own requests, log messages, notifications) still reaches the client as before.
-import { ProtocolError, type Transport } from "@modelcontextprotocol/client";
+import type { Transport } from "@modelcontextprotocol/client";
+import { abortReason, callResponse } from "./call-response";
 
 type Message = Record<string, unknown>;
 
@@ -24,14 +25,9 @@ export class RawCalls {
         const waiting = this.pending.get(m.id);
         if (waiting) {
           this.pending.delete(m.id);
-          if (m.error !== undefined) {
-            const e = m.error as { code?: unknown; message?: unknown; data?: unknown };
-            waiting.reject(ProtocolError.fromError(typeof e.code === "number" ? e.code : -32603, String(e.message ?? "error"), e.data));
-          } else if (typeof m.result === "object" && m.result !== null && !Array.isArray(m.result)) {
-            waiting.resolve(m.result as Message);
-          } else {
-            waiting.reject(new Error("the server's answer to tools/call had no result object"));
-          }
+          const outcome = callResponse(m);
+          if (outcome instanceof Error) waiting.reject(outcome);
+          else waiting.resolve(outcome);
           return;
         }
       }
@@ -43,10 +39,10 @@ export class RawCalls {
   call(params: Message, signal: AbortSignal): { id: string; result: Promise<Message> } {
     const id = `tnc-${++this.next}`;
     const result = new Promise<Message>((resolve, reject) => {
-      if (signal.aborted) return reject(reasonOf(signal));
+      if (signal.aborted) return reject(abortReason(signal));
       const onAbort = () => {
         this.pending.delete(id);
-        reject(reasonOf(signal));
+        reject(abortReason(signal));
       };
       signal.addEventListener("abort", onAbort, { once: true });
       const done = () => signal.removeEventListener("abort", onAbort);
@@ -74,8 +70,4 @@ export class RawCalls {
     this.pending.clear();
     for (const w of waiting) w.reject(reason);
   }
-}
-
-function reasonOf(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason ?? "aborted"));
 }
