@@ -13,7 +13,7 @@ import type { Answer, ServerStatus } from "../../shared/types";
 import { expandHeaders, sanitize, type ServerConfig } from "./config";
 import { jsonBoundsProblem, tryStringify } from "../json-bounds";
 import { MAX_TOOL_SCHEMA_BYTES, MAX_TOOLS_PER_SERVER, QUIT_GRACE_MS } from "../limits";
-import { answerToElicitResult, elicitationProblem, elicitationToRequest, type ElicitResult } from "./elicit";
+import { answerToElicitResult, elicitationProblem, elicitationToRequest, elicitResultToAnswer, type ElicitResult } from "./elicit";
 import { IdleTimer } from "./idle-timer";
 import { LinkedAbort } from "./linked-abort";
 import { toToolOutput } from "./result";
@@ -823,17 +823,6 @@ function withHeaders(headers: Record<string, string>) {
     for (const [name, value] of Object.entries(headers)) if (!merged.has(name)) merged.set(name, value);
     return fetch(url, { ...init, headers: merged });
   };
-}
-
-/** An agent's elicitation result as the Answer it is recorded as (the inverse of answerToElicitResult). */
-function elicitResultToAnswer(id: string, result: Record<string, unknown>): Answer | undefined {
-  if (result.action === "accept") {
-    const content = result.content;
-    return { id, ok: true, ...(typeof content === "object" && content !== null && !Array.isArray(content) ? { data: content as Record<string, unknown> } : {}) };
-  }
-  if (result.action === "decline") return { id, ok: false, reason: "declined" };
-  if (result.action === "cancel") return { id, ok: false, reason: "cancelled" };
-  return undefined;
 }
 
 /** The tool a pushed question belongs to, when every call in flight is of that one tool. */

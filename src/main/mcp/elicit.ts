@@ -38,6 +38,17 @@ export function answerToElicitResult(answer: Pick<Answer, "ok" | "data" | "reaso
   return answer.reason === "declined" ? { action: "decline" } : { action: "cancel" };
 }
 
+/** An agent's elicitation result as the Answer it is recorded as (the inverse of answerToElicitResult). */
+export function elicitResultToAnswer(id: string, result: Record<string, unknown>): Answer | undefined {
+  if (result.action === "accept") {
+    const content = result.content;
+    return { id, ok: true, ...(typeof content === "object" && content !== null && !Array.isArray(content) ? { data: content as Record<string, unknown> } : {}) };
+  }
+  if (result.action === "decline") return { id, ok: false, reason: "declined" };
+  if (result.action === "cancel") return { id, ok: false, reason: "cancelled" };
+  return undefined;
+}
+
 /**
  * Why an elicitation's params are refused before they become a Request (limits.ts), or
  * undefined when they are within bounds. Checked by the connection before anything stores,
