@@ -18,6 +18,20 @@ export function ensureRenderer(): void {
   rendererDir();
 }
 
+/**
+ * Points this worker's HOME (and XDG_CONFIG_HOME under it) at `home`: the import list reads the
+ * other apps' files of this process's HOME. Returns what puts the old values back.
+ */
+export function useHome(home: string): () => void {
+  const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+  process.env.HOME = home;
+  process.env.XDG_CONFIG_HOME = join(home, ".config");
+  return () => {
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  };
+}
+
 export async function startFromFile(configPath: string, options: { historyPath?: string } = {}): Promise<App> {
   const log: string[] = [];
   const core = await createCore({ configPath, platform: browserPlatform, log: (l) => log.push(l), connectInBackground: true, ...options });

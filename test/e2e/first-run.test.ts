@@ -9,13 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium, type App } from "./harness";
-import { DESKTOP, SHOTS, ensureRenderer, shootAll, startFromFile, axeViolations, horizontalOverflow, POPUP } from "./config-app";
+import { DESKTOP, SHOTS, ensureRenderer, shootAll, startFromFile, axeViolations, horizontalOverflow, POPUP, useHome } from "./config-app";
 
 const UI_TIMEOUT = 20_000;
 let app: App;
 let browser: Browser;
 let configPath: string;
-const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+let restoreHome = () => {};
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -24,9 +24,8 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "tnc-first-run-"));
   // A first run on a machine with no other apps: the import list reads this worker's HOME, and the
   // developer's own Cursor or Claude files must not change what this test sees.
-  process.env.HOME = join(dir, "home");
-  process.env.XDG_CONFIG_HOME = join(dir, "home", ".config");
-  mkdirSync(process.env.XDG_CONFIG_HOME, { recursive: true });
+  mkdirSync(join(dir, "home", ".config"), { recursive: true });
+  restoreHome = useHome(join(dir, "home"));
   configPath = join(dir, "mcp.json");
   app = await startFromFile(configPath, { historyPath: join(dir, "history.sqlite") });
 }, 240_000);
@@ -34,8 +33,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.close();
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-  else process.env[k] = v;
+  restoreHome();
 });
 
 async function openPage(): Promise<Page> {

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { EVERYTHING, launchChromium, repoRoot, type App } from "./harness";
-import { DESKTOP, SHOTS, ensureRenderer, shootAll, startFromFile, axeViolations, horizontalOverflow } from "./config-app";
+import { DESKTOP, SHOTS, ensureRenderer, shootAll, startFromFile, axeViolations, horizontalOverflow, useHome } from "./config-app";
 import { parseConfigText } from "../../src/main/mcp/config";
 
 const UI_TIMEOUT = 30_000;
@@ -19,7 +19,7 @@ let app: App;
 let browser: Browser;
 let home: string;
 let configPath: string;
-const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+let restoreHome = () => {};
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -34,8 +34,7 @@ beforeAll(async () => {
     `{\n  // Cursor accepts comments\n  "mcpServers": {\n    "coffee": { "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(EVERYTHING)}, "stdio"] },\n    "nothing": { "note": "no command, no url" },\n  }\n}\n`,
   );
   // The companion reads the other clients of this process's HOME (this worker's only).
-  process.env.HOME = home;
-  process.env.XDG_CONFIG_HOME = join(home, ".config");
+  restoreHome = useHome(home);
   configPath = join(home, ".config", "toolnexus-companion", "mcp.json");
   app = await startFromFile(configPath);
 }, 240_000);
@@ -43,8 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.close();
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-  else process.env[k] = v;
+  restoreHome();
 });
 
 const check = (message: string, overflow: number, violations: string[]) => {
