@@ -3,11 +3,10 @@
 // button, the note says where to undo it and a click opens the window (whose own note has Undo).
 // The service with a recording factory, and the desktop app wired to it with electron mocked.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { INVOKE_CHANNELS, type EventChannel, type EventMap, type Settings } from "../../../src/shared/contract";
 import type { PendingEntry } from "../../../src/shared/types";
-import type { DesktopCore } from "../../../src/main/desktop/types";
 import { NotificationService, UNDO_RULE, type NotificationContent } from "../../../src/main/desktop/notifications";
 import { FakeBrowserWindow, FakeNotification, fake } from "./fake-electron";
+import { quietCore } from "./fake-core";
 
 vi.mock("electron", async () => (await import("./fake-electron")).electronModule);
 const { runDesktopApp } = await import("../../../src/main/desktop/app");
@@ -90,33 +89,13 @@ describe("NotificationService: Undo rule on a rule's note", () => {
   });
 });
 
+/** The quiet core, recording what the app asks rules:remove. */
 function fakeCore() {
-  const listeners = new Map<string, Set<(payload: unknown) => void>>();
-  const settings: Settings = { notificationsPaused: false, startAtLogin: false, gateway: { url: "", tokenSet: true }, keychain: { available: false, detail: "" }, secretNames: [] };
-  const handlers: Record<string, (arg: unknown) => Promise<unknown>> = {};
-  for (const channel of INVOKE_CHANNELS) handlers[channel] = async () => (channel === "inbox:list" ? [] : settings);
+  const { core, emit, handlers } = quietCore();
   const removed: unknown[] = [];
   handlers["rules:remove"] = async (arg) => {
     removed.push(arg);
     return { removed: true };
-  };
-  const core = {
-    inbox: { list: () => [] as PendingEntry[] },
-    handlers: handlers as unknown as DesktopCore["handlers"],
-    events: {
-      on<E extends EventChannel>(event: E, listener: (payload: EventMap[E]) => void) {
-        if (!listeners.has(event)) listeners.set(event, new Set());
-        listeners.get(event)!.add(listener as (payload: unknown) => void);
-        return () => listeners.get(event)!.delete(listener as (payload: unknown) => void);
-      },
-    },
-    servers: () => [],
-    settings: () => settings,
-    focus: () => {},
-    close: async () => {},
-  } satisfies DesktopCore;
-  const emit = <E extends EventChannel>(event: E, payload: EventMap[E]) => {
-    for (const listener of listeners.get(event) ?? []) listener(payload);
   };
   return { core, emit, removed };
 }
