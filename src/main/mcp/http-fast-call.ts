@@ -14,6 +14,7 @@ import http from "node:http";
 import https from "node:https";
 import type { Readable } from "node:stream";
 import { abortReason, callResponse } from "./call-response";
+import { MAX_SERVER_MESSAGE_BYTES } from "../limits";
 
 type Message = Record<string, unknown>;
 
@@ -140,9 +141,13 @@ export async function fastCall(target: FastCallTarget, id: string, params: Recor
             settle({ kind: "retry-with-sdk", status });
             return;
           }
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("end", () => settle(new Error(`Error POSTing to endpoint: HTTP ${status} ${Buffer.concat(chunks).toString("utf8").slice(0, 500)}`)));
+          // Only the start of a refusal's body is quoted; the rest is read and dropped.
+          let head = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            if (head.length < 500) head += chunk.slice(0, 500 - head.length);
+          });
+          res.on("end", () => settle(new Error(`Error POSTing to endpoint: HTTP ${status} ${head}`)));
           return;
         }
         const type = (res.headers["content-type"] ?? "").toLowerCase();
@@ -151,7 +156,16 @@ export async function fastCall(target: FastCallTarget, id: string, params: Recor
           return;
         }
         const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        let bytes = 0;
+        res.on("data", (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (bytes > MAX_SERVER_MESSAGE_BYTES) {
+            settle(new Error(tooLarge()));
+            res.destroy();
+            return;
+          }
+          chunks.push(chunk);
+        });
         res.on("end", () => {
           let parsed: unknown;
           try {
@@ -188,9 +202,17 @@ export function readEventStream(
   end: (error?: Error) => void,
   /** The stream's resumption fields: an event's `id:` and the server's `retry:` (ms). */
   onResume?: (field: "id" | "retry", value: string) => void,
+  /** The most one unfinished event may hold (UTF-16 units); past it the stream is dropped with an error. */
+  maxEvent = MAX_SERVER_MESSAGE_BYTES,
 ): void {
   res.setEncoding("utf8");
-  let buffer = "";
+  // The unfinished event, in the pieces it came in: each chunk is scanned once, and pieces are
+  // joined only when their event ends (re-scanning or re-joining a growing string per chunk made a
+  // long event cost quadratic time).
+  let parts: string[] = [];
+  let size = 0;
+  /** A CR that ended a chunk: the first half of a CRLF, or a line end of its own. */
+  let heldCR = false;
   const event = (block: string) => {
     let data: string | undefined;
     let at = 0;
@@ -217,21 +239,42 @@ export function readEventStream(
     }
     onMessage(message);
   };
-  const take = (chunk: string) => {
-    buffer += chunk;
-    if (buffer.includes("\r")) {
+  const take = (raw: string) => {
+    let chunk = heldCR ? `\r${raw}` : raw;
+    heldCR = false;
+    if (chunk.includes("\r")) {
       // CRLF and CR end lines too; a CR at the very end may be the first half of a CRLF.
-      const half = buffer.endsWith("\r");
-      buffer = (half ? buffer.slice(0, -1) : buffer).replace(/\r\n?/g, "\n") + (half ? "\r" : "");
+      heldCR = chunk.endsWith("\r");
+      chunk = (heldCR ? chunk.slice(0, -1) : chunk).replace(/\r\n?/g, "\n");
     }
     let start = 0;
+    // A blank line split between the pieces held and this chunk.
+    if (size > 0 && chunk.charCodeAt(0) === 10 && parts[parts.length - 1].endsWith("\n")) {
+      event(parts.join("").slice(0, -1));
+      parts = [];
+      size = 0;
+      start = 1;
+    }
     for (;;) {
-      const blank = buffer.indexOf("\n\n", start);
+      const blank = chunk.indexOf("\n\n", start);
       if (blank === -1) break;
-      event(buffer.slice(start, blank));
+      const piece = chunk.slice(start, blank);
+      event(size > 0 ? parts.join("") + piece : piece);
+      parts = [];
+      size = 0;
       start = blank + 2;
     }
-    if (start > 0) buffer = buffer.slice(start);
+    if (start < chunk.length) {
+      const rest = start === 0 ? chunk : chunk.slice(start);
+      parts.push(rest);
+      size += rest.length;
+    }
+    if (size > maxEvent) {
+      parts = [];
+      size = 0;
+      endOnce(new Error(tooLarge()));
+      res.destroy();
+    }
   };
   let ended = false;
   const endOnce = (error?: Error) => {
@@ -242,9 +285,13 @@ export function readEventStream(
   res.on("data", take);
   res.on("end", () => {
     // A CR held back as half a CRLF was a line end after all.
-    if (buffer.endsWith("\r")) take("\n");
+    if (heldCR) take("\n");
     endOnce();
   });
   res.on("error", (error) => endOnce(error));
   res.on("close", () => endOnce());
+}
+
+function tooLarge(): string {
+  return `the server sent a message larger than ${MAX_SERVER_MESSAGE_BYTES / (1024 * 1024)} MiB on the call's stream; the call was dropped`;
 }

@@ -33,3 +33,18 @@ describe("readEventStream", () => {
     expect(await read([text.replace(/\n/g, "\r")])).toEqual(expected);
   });
 });
+
+describe("readEventStream bounds", () => {
+  it("drops a stream whose unfinished event outgrows the bound, with an error, and reads nothing more", async () => {
+    const stream = new PassThrough();
+    const messages: unknown[] = [];
+    const ended = new Promise<Error | undefined>((resolve) => readEventStream(stream, (m) => messages.push(m), resolve, undefined, 1_000));
+    stream.write('data: {"n":1}\n\n');
+    stream.write(`data: ${"x".repeat(600)}`);
+    stream.write("x".repeat(600));
+    const error = await ended;
+    expect(error?.message).toMatch(/larger than .* MiB/);
+    expect(messages).toEqual([{ n: 1 }]);
+    expect(stream.destroyed).toBe(true);
+  });
+});
