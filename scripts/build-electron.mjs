@@ -43,6 +43,14 @@ const results = await Promise.all([
     banner: { js: "import { createRequire as __companionCreateRequire } from 'node:module'; const require = __companionCreateRequire(import.meta.url);" },
     metafile: true,
   }),
+  // The keychain helper, run as an Electron utility process (src/main/desktop/keychain-helper.ts).
+  build({
+    ...common,
+    entryPoints: [path.join(root, "src/main/desktop/keychain-entry.ts")],
+    outfile: path.join(out, "main/keychain-helper.cjs"),
+    format: "cjs",
+    metafile: true,
+  }),
   build({
     ...common,
     entryPoints: [path.join(root, "src/preload/index.ts")],

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { createCore } from "./core";
 import { parseDesktopArgs } from "./desktop/args";
 import { runDesktopApp } from "./desktop/app";
+import { utilityHelperLauncher } from "./desktop/keychain-helper";
 import { startCompanionServer } from "./http/companion-server";
 import { installOrphanGuard } from "./process/orphan-guard";
 import { openSecretStore, scrubbedLog } from "./secrets";
@@ -31,7 +32,7 @@ void runDesktopApp({
     // ends our servers if this process dies without closing them (process/orphan-guard.ts).
     await installOrphanGuard({ log });
     // The tray and window come up at once; servers show "connecting" until they are ready.
-    const core = await createCore({ configPath: args.configPath, platform, log, secrets: await openSecretStore(), connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath() });
+    const core = await createCore({ configPath: args.configPath, platform, log, secrets: await openSecretStore({ launch: utilityHelperLauncher(path.join(outDir, "main", "keychain-helper.cjs")) }), connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath() });
     try {
       const server = await startCompanionServer(core, { staticDir: path.join(outDir, "renderer"), log, ...(args.port !== undefined ? { port: args.port } : {}) });
       log(`gateway: agents reach the companion at ${server.url}/mcp`);

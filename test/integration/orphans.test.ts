@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ORPHAN_DEADLINE_MS } from "../../src/main/limits";
 import { processIdentity } from "../../src/main/process/identity";
+import { KEYCHAIN_HELPER_NAME } from "../../src/main/secrets/keychain-child";
 import { registryPath, writeRegistry } from "../../src/main/process/registry-file";
 import { fixtureCommand, isAlive, repoRoot } from "../fixtures";
 import { stubbornGroup, type Group } from "../unit/process/helpers";
@@ -123,7 +124,14 @@ async function startCompanion(options: StartOptions = {}): Promise<Running> {
   };
   child.stderr!.on("data", remember);
 
-  await expect.poll(() => stdout, { timeout: 30_000 }).toMatch(/Toolnexus Companion is running/);
+  // Running, or gone: a companion that exits (or crashes) at start fails here with what it said.
+  let ended = "";
+  void exited.then(({ code, signal }) => (ended = `exited (code ${code}, signal ${signal})`));
+  const deadline = Date.now() + 30_000;
+  while (!/Toolnexus Companion is running/.test(stdout)) {
+    if (ended || Date.now() > deadline) throw new Error(`the companion did not start: ${ended || "no link within 30 s"}; it wrote:\n${stderr}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
   if (!options.noServers) {
     await expect.poll(() => stderr, { timeout: 30_000 }).toMatch(/server tree: connected/);
     await expect.poll(() => stderr, { timeout: 30_000 }).toMatch(/server stub: connected/);
@@ -139,8 +147,9 @@ async function startCompanion(options: StartOptions = {}): Promise<Running> {
       const pids = JSON.parse(readFileSync(join(dir, `${name}.json`), "utf8")) as { server: number; grandchild: number };
       expect(spawned).toEqual(expect.arrayContaining([pids.server, pids.grandchild]));
     }
-    // Two servers with one grandchild each, and the watchdog.
-    expect(spawned.length).toBe(5);
+    // Two servers with one grandchild each, and the watchdog; the keychain helper (it dies with
+    // the companion too, so it stays in `spawned`) until it idles out.
+    expect(kids.filter((p) => !p.args.includes(KEYCHAIN_HELPER_NAME)).length).toBe(5);
   }
   return { child, companion, watchdog: watchdog!, spawned, stderr: () => stderr, exited };
 }

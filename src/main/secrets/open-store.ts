@@ -1,5 +1,6 @@
 // Opens the keychain-backed store, or says clearly why it cannot and falls back to memory.
 // Never to a file: a plaintext secrets file is worse than asking again next session.
+import { keychainProcess, type HelperLauncher } from "./keychain-process";
 import { createKeytarStore, type KeytarLike } from "./keytar-store";
 import { createMemoryStore } from "./memory-store";
 import { SECRET_SERVICE, type SecretStore } from "./types";
@@ -8,13 +9,10 @@ export interface OpenOptions {
   service?: string;
   /** How long the keychain may take to answer the probe (a locked keyring can sit on a prompt). */
   probeTimeoutMs?: number;
+  /** How to start the keychain helper (keychain-process.ts); the desktop passes Electron's. */
+  launch?: HelperLauncher;
   /** For tests: a keytar stand-in, or a loader that throws like a missing native module. */
   loadKeytar?: () => Promise<KeytarLike>;
-}
-
-async function defaultLoad(): Promise<KeytarLike> {
-  const mod = (await import("keytar")) as unknown as { default?: KeytarLike } & KeytarLike;
-  return mod.default ?? mod;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -35,12 +33,15 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 export async function openSecretStore(options: OpenOptions = {}): Promise<SecretStore> {
   const service = options.service ?? SECRET_SERVICE;
+  // keytar runs in a helper process, never in ours: its native code can crash or stall.
+  let keytar: (KeytarLike & { close?(): void }) | undefined;
   try {
-    const keytar = await (options.loadKeytar ?? defaultLoad)();
+    keytar = options.loadKeytar ? await options.loadKeytar() : keychainProcess(options.launch ? { launch: options.launch } : {});
     // A read proves the backend answers (D-Bus reachable, Secret Service present, unlocked).
     await withTimeout(keytar.findCredentials(service), options.probeTimeoutMs ?? 5_000);
     return createKeytarStore(keytar, service);
   } catch (error) {
+    keytar?.close?.();
     const why = error instanceof Error ? error.message : String(error);
     return createMemoryStore(
       `no system keychain is available (${why}); secrets are kept in memory for this session only and must be set again after a restart` +
