@@ -30,9 +30,10 @@ void runDesktopApp({
   async createCore(platform) {
     // Before any server starts: end what a crashed predecessor left, and start the watchdog that
     // ends our servers if this process dies without closing them (process/orphan-guard.ts).
-    await installOrphanGuard({ log });
+    // The keychain helper (a utility process, no server) starts meanwhile.
+    const [, secrets] = await Promise.all([installOrphanGuard({ log }), openSecretStore({ launch: utilityHelperLauncher(path.join(outDir, "main", "keychain-helper.cjs")) })]);
     // The tray and window come up at once; servers show "connecting" until they are ready.
-    const core = await createCore({ configPath: args.configPath, platform, log, secrets: await openSecretStore({ launch: utilityHelperLauncher(path.join(outDir, "main", "keychain-helper.cjs")) }), connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath() });
+    const core = await createCore({ configPath: args.configPath, platform, log, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath() });
     try {
       const server = await startCompanionServer(core, { staticDir: path.join(outDir, "renderer"), log, ...(args.port !== undefined ? { port: args.port } : {}) });
       log(`gateway: agents reach the companion at ${server.url}/mcp`);

@@ -46,8 +46,8 @@ async function main(): Promise<void> {
   log(`config: ${args.config}`);
   // Before any server starts: end what a crashed predecessor left, and make sure our own servers
   // die with us however we die.
-  const guard = await installOrphanGuard({ log });
-  const secrets = await openSecretStore();
+  // The keychain helper starts meanwhile: it is no server, and it exits when our pipe closes.
+  const [guard, secrets] = await Promise.all([installOrphanGuard({ log }), openSecretStore()]);
   const core = await createCore({ configPath: args.config, platform: browserPlatform, log, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath() });
   // Handlers before the link is printed: whoever reads it may signal at once, and a SIGTERM
   // without a handler would kill us without closing the servers.
