@@ -80,8 +80,9 @@ export const MAX_DECLINE_MESSAGE = 2000;
  * takes more than ~150 ms whatever the pattern and the text. */
 export const MAX_PATTERN_STEPS = 400_000;
 
-/** One message a remote server sends on a call's stream (an event, or a JSON body), as the HTTP
- * fast path buffers it. Tool results can be large (files, images as base64), so the bound is
- * generous; it exists so a server that streams without ever ending an event cannot grow the
- * companion's memory without end. Past it the call fails and the stream is dropped. */
+/** One message a server sends: a stdio line (mcp/stdio-transport.ts), an SSE event or a JSON
+ * body over HTTP (the fast path, and mcp/bounded-fetch.ts for the SDK's transports). Tool results
+ * can be large (files, images as base64), so the bound is generous; it exists so a server that
+ * streams without ever ending a message cannot grow the companion's memory without end. Past it
+ * the connection is closed with the reason (a stdio server is stopped), or the fast call fails. */
 export const MAX_SERVER_MESSAGE_BYTES = 64 * 1024 * 1024;

@@ -4,7 +4,7 @@
 // the servers view serialises, other tools still run, checks answer within 200 ms.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCore, type Core } from "../../src/main/core";
-import { MAX_RESULT_BYTES_TO_PAGE, MAX_TOOLS_PER_SERVER } from "../../src/main/limits";
+import { MAX_RESULT_BYTES_TO_PAGE, MAX_SERVER_MESSAGE_BYTES, MAX_TOOLS_PER_SERVER } from "../../src/main/limits";
 import { browserPlatform } from "../../src/main/serve";
 import type { InboxEvent } from "../../src/shared/types";
 import { fixtureCommand } from "../fixtures";
@@ -20,6 +20,7 @@ beforeAll(async () => {
         tools: fixtureCommand("hostile-tools"),
         many: fixtureCommand("hostile-tools", ["--many", String(MAX_TOOLS_PER_SERVER + 500)]),
         asks: fixtureCommand("hostile-elicit"),
+        lines: fixtureCommand("hostile-lines"),
       },
     },
     platform: browserPlatform,
@@ -89,6 +90,26 @@ describe("hostile tool results", () => {
     expect(huge.output).toMatch(/\[output truncated: showing 1048576 of 5242880 bytes\]$/);
     expect(await core.handlers["tools:run"]({ tool: "tools_fine", args: {} })).toEqual({ output: "fine", isError: false });
   });
+});
+
+describe("a stdio server that breaks the line framing", () => {
+  it("a 12 MiB message (over the SDK reader's 10 MiB) arrives; a line that is not JSON is skipped", async () => {
+    await until(() => (core.source.servers().find((s) => s.name === "lines")?.state === "connected" ? true : undefined));
+    const big = await core.handlers["tools:run"]({ tool: "lines_big", args: {} });
+    expect(big.output).toMatch(/\[output truncated: showing 1048576 of 12582912 bytes\]$/);
+    expect(await core.handlers["tools:run"]({ tool: "lines_chatter", args: {} })).toEqual({ output: "chatter", isError: false });
+  });
+
+  it("a message that never ends is cut at MAX_SERVER_MESSAGE_BYTES: the server is stopped with the reason, and the companion and other servers go on", async () => {
+    const reason = `the server sent a message over ${MAX_SERVER_MESSAGE_BYTES} bytes without ending it, so the companion stopped it`;
+    const { ms } = await timed(() => expect(core.handlers["tools:run"]({ tool: "lines_endless", args: {} })).rejects.toThrow(reason));
+    expect(core.source.servers().find((s) => s.name === "lines")?.error ?? "").toContain(reason);
+    // 64 MiB through a pipe, each chunk scanned once: seconds at most, not minutes.
+    expect(ms).toBeLessThan(15_000);
+    expect(await core.handlers["tools:run"]({ tool: "tools_fine", args: {} })).toEqual({ output: "fine", isError: false });
+    // Its process group is gone (supervision, with a config file, would start it again).
+    expect(core.source.servers().find((s) => s.name === "lines")?.state).toBe("failed");
+  }, 40_000);
 });
 
 describe("hostile questions", () => {

@@ -4,8 +4,10 @@
 // Each group is announced to src/main/process/groups.ts while it lives, so that it also ends when
 // the companion dies without closing it (the watchdog and the start-up reaper read that list).
 import { spawn, type ChildProcess } from "node:child_process";
-import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
+import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import { MAX_SERVER_MESSAGE_BYTES } from "../limits";
+import { LineSplitter, LineTooLongError } from "../line-splitter";
 import { groupEnded, groupStarted } from "../process/groups";
 import { groupExists, signalGroup } from "../process/identity";
 
@@ -27,10 +29,11 @@ export class GroupStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child?: ChildProcess;
-  private readonly buffer = new ReadBuffer();
+  private readonly lines = new LineSplitter(MAX_SERVER_MESSAGE_BYTES);
   private readonly stderrLines: string[] = [];
   private exit?: { code: number | null; signal: NodeJS.Signals | null };
   private closing = false;
+  private violation?: string;
 
   constructor(private readonly options: GroupStdioOptions) {}
 
@@ -41,6 +44,11 @@ export class GroupStdioTransport implements Transport {
   /** The last lines the server wrote to stderr, for the failure message. */
   stderrTail(): string {
     return this.stderrLines.join("\n");
+  }
+
+  /** Why the companion stopped the server itself (it broke the wire format), if it did. */
+  stopReason(): string | undefined {
+    return this.violation;
   }
 
   /** How the child ended, once it has. */
@@ -77,10 +85,7 @@ export class GroupStdioTransport implements Transport {
         this.child = undefined;
         this.onclose?.();
       });
-      child.stdout?.on("data", (chunk: Buffer) => {
-        this.buffer.append(chunk);
-        this.drain();
-      });
+      child.stdout?.on("data", (chunk: Buffer) => this.read(chunk));
       child.stdout?.on("error", (error) => this.onerror?.(error));
       child.stdin?.on("error", (error) => {
         // EPIPE after the child died is reported through close; anything else is news.
@@ -97,16 +102,29 @@ export class GroupStdioTransport implements Transport {
     });
   }
 
-  private drain(): void {
-    for (;;) {
-      let message: JSONRPCMessage | null;
+  private read(chunk: Buffer): void {
+    if (this.violation) return;
+    let lines: string[];
+    try {
+      lines = this.lines.push(chunk);
+    } catch (error) {
+      if (!(error instanceof LineTooLongError)) throw error;
+      // Nothing after an endless line can be trusted to start a message: stop the server, and
+      // say why (connection.ts reports stopReason() as the failure; supervision restarts it).
+      this.violation = `${error.message}, so the companion stopped it`;
+      this.onerror?.(new Error(`the server ${this.violation}`));
+      void this.close();
+      return;
+    }
+    for (const line of lines) {
+      let message: JSONRPCMessage;
       try {
-        message = this.buffer.readMessage();
+        message = deserializeMessage(line);
       } catch (error) {
-        this.onerror?.(error as Error);
+        // A line that is not JSON (a server printing to stdout) is skipped, as the SDK does.
+        if (!(error instanceof SyntaxError)) this.onerror?.(error as Error);
         continue;
       }
-      if (message === null) return;
       this.onmessage?.(message);
     }
   }
@@ -128,7 +146,7 @@ export class GroupStdioTransport implements Transport {
     if (this.closing) return;
     this.closing = true;
     const child = this.child;
-    this.buffer.clear();
+    this.lines.clear();
     if (!child || child.pid === undefined) return;
     const pid = child.pid;
     const gone = new Promise<void>((resolve) => {

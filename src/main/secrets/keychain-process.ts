@@ -5,6 +5,7 @@
 // helper is let go, so it costs nothing between the keychain reads of start-up and sign-in.
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import { LineSplitter } from "../line-splitter";
 import type { KeytarLike } from "./keytar-store";
 import { KEYCHAIN_HELPER_NAME, nodeHelperSource, type KeychainCall, type KeychainReply } from "./keychain-child";
 
@@ -57,20 +58,17 @@ export function nodeHelperLauncher(execPath = process.execPath): HelperLauncher 
     child.stdin!.on("error", () => {
       // EPIPE: the helper died; its exit says how.
     });
-    let buffered = "";
-    child.stdout!.setEncoding("utf8");
-    child.stdout!.on("data", (chunk: string) => {
-      buffered += chunk;
-      if (buffered.length > MAX_REPLY_BYTES) {
+    const lines = new LineSplitter(MAX_REPLY_BYTES);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      let complete: string[];
+      try {
+        complete = lines.push(chunk);
+      } catch (error) {
         child.kill("SIGKILL");
-        exit(`sent a reply over ${MAX_REPLY_BYTES} bytes`);
+        exit((error as Error).message);
         return;
       }
-      let end = buffered.indexOf("\n");
-      while (end >= 0) {
-        const line = buffered.slice(0, end);
-        buffered = buffered.slice(end + 1);
-        end = buffered.indexOf("\n");
+      for (const line of complete) {
         let reply: KeychainReply;
         try {
           reply = JSON.parse(line) as KeychainReply;
