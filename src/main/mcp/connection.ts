@@ -26,6 +26,7 @@ import { forwardedNotifications, NO_AGENT_CAN_ANSWER } from "./forward";
 import { MAX_SIGN_INS_PER_CONNECT } from "../auth/session";
 import type { ServerAuthSession } from "../auth/types";
 import { AgentGone } from "../inbox/agent-gone";
+import { boundedFetch } from "./bounded-fetch";
 
 export const CLIENT_INFO = { name: "toolnexus-companion", version: "0.1.0" };
 export const DEFAULT_MAX_WAIT_MS = 60 * 60 * 1000;
@@ -142,6 +143,8 @@ export class ServerConnection implements McpBackend {
   private fastIds = 0;
   /** Tools with an output schema: their calls keep the SDK's path, which checks the result against it. */
   private typedTools = new Set<string>();
+  /** Why this connection was closed by us for what the server sent (a body past its bound). */
+  private violation?: string;
 
   constructor(
     readonly config: ServerConfig,
@@ -212,6 +215,7 @@ export class ServerConnection implements McpBackend {
 
   private async attempt(): Promise<"connected" | "failed" | "needs-sign-in"> {
     if (!this.config.enabled) return "failed";
+    this.violation = undefined;
     const { timeout } = this.config;
     let phase = "connect";
     try {
@@ -284,12 +288,14 @@ export class ServerConnection implements McpBackend {
     // credential is wrong, not "start OAuth".
     const authProvider = Object.keys(headers).some((name) => name.toLowerCase() === "authorization") ? undefined : this.auth?.provider;
     const url = new URL(config.url);
+    // Every response body is bounded (bounded-fetch.ts); one cut closes the connection with why.
+    const bounded = boundedFetch(quietFetch, { onTooLarge: (error) => this.tooLarge(error) });
     if (config.transport !== "sse") {
       // A 401 means the server speaks streamable HTTP and wants sign-in: whatever fails after
       // that (discovery, a foreign resource, an issuer mismatch) is the error to show, not SSE's.
       let challenged = false;
       const seeingChallenges: typeof fetch = async (input, init) => {
-        const response = await quietFetch(input, init);
+        const response = await bounded(input, init);
         if (response.status === 401 && authProvider) challenged = true;
         return response;
       };
@@ -300,13 +306,13 @@ export class ServerConnection implements McpBackend {
         return;
       } catch (error) {
         // A server that wants sign-in said so over streamable HTTP; SSE would only hide it.
-        if (config.transport === "streamable-http" || this.closing || challenged || isUnauthorized(error)) throw error;
+        if (config.transport === "streamable-http" || this.closing || challenged || this.violation || isUnauthorized(error)) throw error;
         this.log(`${config.name}: streamable HTTP failed (${errorMessage(error)}); trying SSE`);
         await this.shutdown();
       }
     }
     await this.openWith(
-      new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: withHeaders(headers) }, authProvider }),
+      new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: withHeaders(headers, bounded) }, authProvider }),
       "sse",
       timeout,
     );
@@ -700,9 +706,12 @@ export class ServerConnection implements McpBackend {
     if (transport instanceof GroupStdioTransport) {
       const exit = transport.exitInfo();
       if (exit) detail = exit.signal ? `the server process was killed (${exit.signal})` : `the server process exited with code ${exit.code}`;
+      const stopped = transport.stopReason();
+      if (stopped) detail = `the server ${stopped}`;
       const tail = transport.stderrTail();
       if (tail) detail += `; its last output: ${tail.split("\n").slice(-3).join(" | ")}`;
     }
+    if (this.violation) detail = this.violation;
     this.withdrawQuestions(new Error(detail));
     this.raw?.closeAll(new Error(detail));
     this.raw = undefined;
@@ -713,7 +722,16 @@ export class ServerConnection implements McpBackend {
     this.changed("tools");
   }
 
+  /** A response body was cut at its bound: nothing more from this connection can be trusted. */
+  private tooLarge(error: Error): void {
+    if (this.violation) return;
+    this.violation = error.message;
+    this.log(`${this.config.name}: ${error.message}; closing the connection`);
+    void this.transport?.close();
+  }
+
   private describeFailure(error: unknown, phase: string): string {
+    if (this.violation) return this.violation;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && this.config.type === "local") return `command "${this.config.command}" was not found`;
     if (code === "EACCES" && this.config.type === "local") return `command "${this.config.command}" is not executable`;
@@ -817,11 +835,11 @@ async function finishAuthOn(transport: Transport | undefined, params: URLSearchP
  * transport hands a `Headers` object (with its Accept and, once signed in, Authorization): spread
  * as a plain object it would be empty, so merge, keeping the transport's own values.
  */
-function withHeaders(headers: Record<string, string>) {
+function withHeaders(headers: Record<string, string>, base: typeof fetch) {
   return (url: string | URL, init?: RequestInit) => {
     const merged = new Headers(init?.headers);
     for (const [name, value] of Object.entries(headers)) if (!merged.has(name)) merged.set(name, value);
-    return fetch(url, { ...init, headers: merged });
+    return base(url, { ...init, headers: merged });
   };
 }
 
