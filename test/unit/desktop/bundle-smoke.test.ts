@@ -64,6 +64,8 @@ describe("the bundled main process", () => {
     const seen = lines(result.stdout);
     expect(result.stderr).toBe("");
     expect(seen.get("schemes")).toEqual([["companion"]]);
+    // The keychain is read in a utility process running the built helper, which loads keytar.
+    expect(seen.get("utility-fork")).toEqual([{ entry: "main/keychain-helper.cjs", args: ["keytar"], serviceName: "Toolnexus Companion keychain" }]);
     expect(seen.get("window")?.[0]).toEqual({ sandbox: true, contextIsolation: true, preload: "preload/index.cjs" });
     expect(seen.get("load")).toEqual(["companion://app/index.html"]);
     expect(seen.get("tray")).toEqual(["assets/tray-light.png"]);
