@@ -36,6 +36,20 @@ const MAX_REPLY_BYTES = 16 * 1024 * 1024;
  * only stall each of them again). */
 const COOLDOWN_MS = 30_000;
 
+/** A helper's end, told once to every listener however many ways it is noticed (exit, error, a bad reply). */
+export function exitOnce(): { exit(why: string): void; onExit(handler: (why: string) => void): void } {
+  const handlers: ((why: string) => void)[] = [];
+  let exited = false;
+  return {
+    exit(why) {
+      if (exited) return;
+      exited = true;
+      for (const handler of handlers) handler(why);
+    },
+    onExit: (handler) => void handlers.push(handler),
+  };
+}
+
 /** The helper as `node -e` (plain Node: npm run serve, the CLI, tests). */
 export function nodeHelperLauncher(execPath = process.execPath): HelperLauncher {
   return (keytarPath) => {
@@ -46,13 +60,7 @@ export function nodeHelperLauncher(execPath = process.execPath): HelperLauncher 
       env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
     });
     const replyHandlers: ((reply: KeychainReply) => void)[] = [];
-    const exitHandlers: ((why: string) => void)[] = [];
-    let exited = false;
-    const exit = (why: string) => {
-      if (exited) return;
-      exited = true;
-      for (const handler of exitHandlers) handler(why);
-    };
+    const { exit, onExit } = exitOnce();
     child.once("error", (error) => exit(`could not start (${error.message})`));
     child.once("exit", (code, signal) => exit(signal ? `killed by ${signal}` : `exited with code ${code}`));
     child.stdin!.on("error", () => {
@@ -82,7 +90,7 @@ export function nodeHelperLauncher(execPath = process.execPath): HelperLauncher 
     return {
       send: (call) => void child.stdin!.write(`${JSON.stringify(call)}\n`),
       onReply: (handler) => void replyHandlers.push(handler),
-      onExit: (handler) => void exitHandlers.push(handler),
+      onExit,
       release: () => void child.stdin!.end(),
       kill: () => void child.kill("SIGKILL"),
       hold(held) {
