@@ -82,6 +82,8 @@ describe("import from other apps", () => {
     // The Servers view, where the imported servers are seen connecting.
     await page.getByRole("heading", { name: "coffee", exact: true, level: 2 }).waitFor();
     await page.getByRole("heading", { name: "coffee@cursor", exact: true, level: 2 }).waitFor();
+    // What was imported is said there too (the list that said it is gone with the first run).
+    await page.getByRole("status").filter({ hasText: "Imported 2 servers: coffee, coffee@cursor. They start in a moment." }).waitFor();
     const written = parseConfigText(readFileSync(configPath, "utf8")) as { mcpServers: Record<string, { args: string[]; importedFrom: Array<{ client: string }> }> };
     expect(Object.keys(written.mcpServers)).toEqual(["coffee", "coffee@cursor"]);
     expect(written.mcpServers.coffee.importedFrom[0].client).toBe("claude-desktop");

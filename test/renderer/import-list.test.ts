@@ -71,6 +71,11 @@ describe("import from other apps", () => {
     await waitFor(() => expect(api["servers:import"]).toHaveBeenCalledWith({ pick: ["github"], fingerprint: "fp1" }));
     await waitFor(() => expect(screen.getByRole("list", { name: "Servers" })).toBeTruthy());
     expect(within(screen.getByRole("list", { name: "Servers" })).getByText("github")).toBeTruthy();
+    // What was imported is said where the person now is, until dismissed.
+    const note = screen.getAllByRole("status").find((s) => s.textContent?.includes("Imported 1 server: github. It starts in a moment."));
+    expect(note).toBeTruthy();
+    await fireEvent.click(within(note!).getByRole("button", { name: "Dismiss" }));
+    expect(screen.queryAllByRole("status").some((s) => s.textContent?.includes("Imported 1 server"))).toBe(false);
   });
 
   it("a stale list is refused in main's words and the new list is shown", async () => {

@@ -13,6 +13,8 @@ export class FirstRunState {
   /** "" until "Try a question" fails; then why, in main's words. */
   tryError = $state("");
   trying = $state(false);
+  /** What the first-run import did, shown atop the Servers view it moves to; "" once dismissed. */
+  imported = $state("");
 
   constructor(private readonly store: CompanionStore) {}
 
