@@ -294,6 +294,17 @@ describe("QuestionForm: main's verdicts", () => {
     await acceptEnabled(true);
   });
 
+  it("leaving an empty required field the person never typed in flags nothing (it had the focus on opening)", async () => {
+    const schema = { type: "object", properties: { name: { type: "string", title: "Name" } }, required: ["name"] };
+    setup(schema);
+    const name = screen.getByRole("textbox", { name: "Name" });
+    name.focus();
+    await fireEvent.focusOut(name);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByText("Required")).toBeNull();
+    expect(accept().disabled).toBe(true);
+  });
+
   it("shows errors that belong to no field of the form", async () => {
     // `hidden` is required but not a property the form can show: the person must learn why.
     const schema = { type: "object", properties: { name: { type: "string", title: "Name" } }, required: ["hidden"] };
