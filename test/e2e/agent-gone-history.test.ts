@@ -124,6 +124,41 @@ describe("an agent that disconnects, in the page", () => {
   }, 60_000);
 });
 
+describe("a question the agent answers itself, in the page", () => {
+  it("is listed as the agent answering, the pane says the person may answer for it, and it goes once the agent answers", async () => {
+    dir = mkdtempSync(join(tmpdir(), "tnc-agent-answering-"));
+    const config = {
+      mcpServers: { test: { command: process.execPath, args: [join(repoRoot, "test", "fixtures", "conformance-server.mjs"), "test"] } },
+      gateway: { elicitation: { default: "person", agents: { "release-bot": "agent" } } },
+    };
+    const app = await startApp(config, join(dir, "history.sqlite"));
+    apps.push(app);
+    await app.core.ready;
+    const page = await openPage(app);
+
+    let release: (answer: Record<string, unknown>) => void = () => {};
+    const agent = new Client({ name: "release-bot", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
+    agent.setRequestHandler("elicitation/create", () => new Promise((resolve) => (release = resolve)) as never);
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${app.server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${app.core.token()}` } } }));
+    try {
+      const call = agent.callTool({ name: "test_elicitation", arguments: { message: "Which branch should the release use?" } });
+      const list = page.getByRole("list", { name: "Pending questions" });
+      const item = list.getByRole("button", { name: /Which branch should the release use\?/ });
+      await item.getByText("release-bot is answering").waitFor();
+      await item.click();
+      await page.getByRole("note").getByText("release-bot is answering this itself. Answer here only to answer for it.").waitFor();
+      await shootAll(page, "agent-answering");
+
+      release({ action: "accept", content: { username: "ada", email: "ada@example.com" } });
+      const result = (await call) as { content: { type: string; text: string }[] };
+      expect(result.content[0].text).toContain("action=accept");
+      await expect.poll(() => list.getByRole("button", { name: /Which branch should the release use\?/ }).count(), { timeout: UI_TIMEOUT }).toBe(0);
+    } finally {
+      await agent.close();
+    }
+  }, 60_000);
+});
+
 describe("history across a restart of the companion", () => {
   it("a question answered in the page is listed with its outcome by the next app on the same file", async () => {
     dir = mkdtempSync(join(tmpdir(), "tnc-history-restart-"));
