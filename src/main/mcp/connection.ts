@@ -143,7 +143,7 @@ export class ServerConnection implements McpBackend {
   private fastIds = 0;
   /** Tools with an output schema: their calls keep the SDK's path, which checks the result against it. */
   private typedTools = new Set<string>();
-  /** Why this connection was closed by us for what the server sent (a body past its bound). */
+  /** Why this connection was closed by us for what the server sent (a message past its bound). */
   private violation?: string;
 
   constructor(
@@ -278,7 +278,7 @@ export class ServerConnection implements McpBackend {
     const inputs = await resolveInputs(this.config, this.options, this.quitting.signal);
     const config = withInputs(this.config, inputs);
     if (config.type === "local") {
-      const transport = new GroupStdioTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd });
+      const transport = new GroupStdioTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, onTooLarge: (error) => this.tooLarge(error) });
       await this.openWith(transport, "stdio", timeout);
       if (isLegacyEra(this.client?.getNegotiatedProtocolVersion())) this.raw = new RawCalls(transport);
       return;
@@ -706,8 +706,6 @@ export class ServerConnection implements McpBackend {
     if (transport instanceof GroupStdioTransport) {
       const exit = transport.exitInfo();
       if (exit) detail = exit.signal ? `the server process was killed (${exit.signal})` : `the server process exited with code ${exit.code}`;
-      const stopped = transport.stopReason();
-      if (stopped) detail = `the server ${stopped}`;
       const tail = transport.stderrTail();
       if (tail) detail += `; its last output: ${tail.split("\n").slice(-3).join(" | ")}`;
     }
@@ -722,7 +720,8 @@ export class ServerConnection implements McpBackend {
     this.changed("tools");
   }
 
-  /** A response body was cut at its bound: nothing more from this connection can be trusted. */
+  /** A message was cut at its bound (an HTTP body, a stdio line): nothing more from this
+   * connection can be trusted. */
   private tooLarge(error: Error): void {
     if (this.violation) return;
     this.violation = error.message;

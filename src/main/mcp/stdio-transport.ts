@@ -18,6 +18,9 @@ export interface GroupStdioOptions {
   cwd?: string;
   /** Grace between SIGTERM and SIGKILL on close. */
   killGraceMs?: number;
+  /** Told when the server sent a line past MAX_SERVER_MESSAGE_BYTES (it is being stopped), so
+   * the connection can fail with that reason (connection.ts, as for an HTTP body). */
+  onTooLarge?: (error: Error) => void;
 }
 
 const STDERR_TAIL_LINES = 20;
@@ -33,7 +36,8 @@ export class GroupStdioTransport implements Transport {
   private readonly stderrLines: string[] = [];
   private exit?: { code: number | null; signal: NodeJS.Signals | null };
   private closing = false;
-  private violation?: string;
+  /** The server broke the line framing: nothing more it sends is read. */
+  private refused = false;
 
   constructor(private readonly options: GroupStdioOptions) {}
 
@@ -44,11 +48,6 @@ export class GroupStdioTransport implements Transport {
   /** The last lines the server wrote to stderr, for the failure message. */
   stderrTail(): string {
     return this.stderrLines.join("\n");
-  }
-
-  /** Why the companion stopped the server itself (it broke the wire format), if it did. */
-  stopReason(): string | undefined {
-    return this.violation;
   }
 
   /** How the child ended, once it has. */
@@ -103,16 +102,18 @@ export class GroupStdioTransport implements Transport {
   }
 
   private read(chunk: Buffer): void {
-    if (this.violation) return;
+    if (this.refused) return;
     let lines: string[];
     try {
       lines = this.lines.push(chunk);
     } catch (error) {
       if (!(error instanceof LineTooLongError)) throw error;
       // Nothing after an endless line can be trusted to start a message: stop the server, and
-      // say why (connection.ts reports stopReason() as the failure; supervision restarts it).
-      this.violation = `${error.message}, so the companion stopped it`;
-      this.onerror?.(new Error(`the server ${this.violation}`));
+      // say why (supervision restarts it).
+      this.refused = true;
+      const reason = new Error(`the server ${error.message}, so the companion stopped it`);
+      this.onerror?.(reason);
+      this.options.onTooLarge?.(reason);
       void this.close();
       return;
     }
