@@ -116,7 +116,6 @@ export interface KeychainProcess extends KeytarLike {
 
 interface Queued {
   call: KeychainCall;
-  timeoutMs: number;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -185,25 +184,25 @@ export function keychainProcess(options: KeychainProcessOptions = {}): KeychainP
       if (running !== current) return;
       running = undefined;
       coolUntil = Date.now() + COOLDOWN_MS;
-      coolReason = `the keychain did not answer within ${next.timeoutMs} ms (is it locked, waiting on a prompt?)`;
+      coolReason = `the keychain did not answer within ${callTimeoutMs} ms (is it locked, waiting on a prompt?)`;
       const stuck = helper;
       helper = undefined;
       stuck?.kill();
       next.reject(new Error(coolReason));
       pump();
-    }, next.timeoutMs);
+    }, callTimeoutMs);
     const current = { ...next, timer };
     running = current;
     helper.send(next.call);
   };
 
-  const call = (op: KeychainCall["op"], args: string[], timeoutMs = callTimeoutMs): Promise<unknown> =>
+  const call = (op: KeychainCall["op"], args: string[]): Promise<unknown> =>
     new Promise((resolve, reject) => {
       if (queue.length >= MAX_QUEUED_CALLS) {
         reject(new Error(`too many keychain calls waiting (${MAX_QUEUED_CALLS})`));
         return;
       }
-      queue.push({ call: { id: nextId++, op, args }, timeoutMs, resolve, reject });
+      queue.push({ call: { id: nextId++, op, args }, resolve, reject });
       pump();
     });
 
