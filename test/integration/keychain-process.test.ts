@@ -12,6 +12,7 @@ import { KEYCHAIN_HELPER_NAME } from "../../src/main/secrets/keychain-child";
 import { keychainProcess, type KeychainProcess } from "../../src/main/secrets/keychain-process";
 import { openSecretStore } from "../../src/main/secrets";
 import { isAlive, repoRoot } from "../fixtures";
+import { becomesTrue } from "../helpers/becomes-true";
 
 const standin = (name: string) => join(repoRoot, "test", "fixtures", "keytar-standins", `${name}.cjs`);
 const bin = join(repoRoot, "bin", "toolnexus-companion");
@@ -25,14 +26,6 @@ function helpers(): number[] {
     .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
-}
 
 const opened: KeychainProcess[] = [];
 const open = (options: Parameters<typeof keychainProcess>[0]) => {
@@ -61,7 +54,7 @@ describe("the keychain helper", () => {
     const started = Date.now();
     await expect(keychain.getPassword("svc", "a")).rejects.toThrow(/did not answer within 300 ms/);
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(await until(() => helpers().length === 0, 2_000)).toBe(true);
+    expect(await becomesTrue(() => helpers().length === 0, 2_000)).toBe(true);
     const again = Date.now();
     await expect(keychain.findCredentials("svc")).rejects.toThrow(/did not answer within 300 ms/);
     expect(Date.now() - again).toBeLessThan(100);
@@ -70,7 +63,7 @@ describe("the keychain helper", () => {
   it("a helper whose own event loop is stuck in native code is killed too", async () => {
     const keychain = open({ modulePath: standin("stall"), callTimeoutMs: 300 });
     await expect(keychain.getPassword("svc", "spin")).rejects.toThrow(/did not answer within 300 ms/);
-    expect(await until(() => helpers().length === 0, 2_000)).toBe(true);
+    expect(await becomesTrue(() => helpers().length === 0, 2_000)).toBe(true);
   });
 
   it("runs one call at a time (concurrent libsecret calls can abort keytar), in order", async () => {
@@ -85,7 +78,7 @@ describe("the keychain helper", () => {
     const keychain = open({ modulePath: standin("count"), idleMs: 150 });
     const first = Number(await keychain.getPassword("svc", "pid"));
     expect(isAlive(first)).toBe(true);
-    expect(await until(() => !isAlive(first), 3_000)).toBe(true);
+    expect(await becomesTrue(() => !isAlive(first), 3_000)).toBe(true);
     const second = Number(await keychain.getPassword("svc", "pid"));
     expect(second).not.toBe(first);
   });
@@ -110,7 +103,7 @@ console.log(await keychain.getPassword("svc", "pid"));`,
     // Well before KEYCHAIN_IDLE_MS (15 s): the waiting helper does not hold the event loop.
     expect(Date.now() - started).toBeLessThan(10_000);
     const helperPid = Number(stdout.trim());
-    expect(await until(() => !isAlive(helperPid), 3_000)).toBe(true);
+    expect(await becomesTrue(() => !isAlive(helperPid), 3_000)).toBe(true);
   });
 });
 

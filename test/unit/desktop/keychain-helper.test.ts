@@ -12,6 +12,7 @@ import { build } from "esbuild";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { keychainProcess, type KeychainProcess } from "../../../src/main/secrets/keychain-process";
 import { isAlive, repoRoot } from "../../fixtures";
+import { becomesTrue } from "../../helpers/becomes-true";
 
 const dir = mkdtempSync(join(tmpdir(), "tnc-keychain-entry-"));
 const entry = join(dir, "keychain-helper.cjs");
@@ -52,11 +53,6 @@ afterEach(() => {
   for (const k of opened.splice(0)) k.close();
 });
 
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end && !check()) await new Promise((r) => setTimeout(r, 20));
-  return check();
-}
 
 describe("the desktop keychain helper (utility process entry)", () => {
   it("answers calls one at a time, and exits when let go", async () => {
@@ -66,7 +62,7 @@ describe("the desktop keychain helper (utility process entry)", () => {
     expect(results).toEqual([null, undefined, false]);
     expect(await keychain.findCredentials("svc")).toEqual([{ account: "most", password: "1" }]);
     const pid = children.at(-1)!;
-    expect(await until(() => !isAlive(pid), 3_000)).toBe(true);
+    expect(await becomesTrue(() => !isAlive(pid), 3_000)).toBe(true);
   });
 
   it("a helper that crashes fails the call with a reason; the next call gets a new helper", async () => {
