@@ -66,6 +66,12 @@ describe("the keychain helper", () => {
     expect(await becomesTrue(() => helpers().length === 0, 2_000)).toBe(true);
   });
 
+  it("a reply past 16 MiB is not read: the helper is killed and the call fails with the bound", async () => {
+    const keychain = open({ modulePath: standin("stall") });
+    await expect(keychain.getPassword("svc", "huge")).rejects.toThrow(/keychain helper stopped during getPassword \(sent a message over 16777216 bytes without ending it\)/);
+    expect(await becomesTrue(() => helpers().length === 0, 2_000)).toBe(true);
+  });
+
   it("runs one call at a time (concurrent libsecret calls can abort keytar), in order", async () => {
     const keychain = open({ modulePath: standin("count") });
     const calls = Array.from({ length: 20 }, (_, i) => (i % 2 ? keychain.setPassword("svc", `a${i}`, "v") : keychain.getPassword("svc", `a${i}`)));
