@@ -7,6 +7,7 @@ import { createCore } from "./core";
 import { parseDesktopArgs } from "./desktop/args";
 import { runDesktopApp } from "./desktop/app";
 import { utilityHelperLauncher } from "./desktop/keychain-helper";
+import { desktopHistoryNative } from "./desktop/natives";
 import { startCompanionServer } from "./http/companion-server";
 import { installOrphanGuard } from "./process/orphan-guard";
 import { openSecretStore, scrubbedLog } from "./secrets";
@@ -33,7 +34,7 @@ void runDesktopApp({
     // The keychain helper (a utility process, no server) starts meanwhile.
     const [, secrets] = await Promise.all([installOrphanGuard({ log }), openSecretStore({ launch: utilityHelperLauncher(path.join(outDir, "main", "keychain-helper.cjs")) })]);
     // The tray and window come up at once; servers show "connecting" until they are ready.
-    const core = await createCore({ configPath: args.configPath, platform, log, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath() });
+    const core = await createCore({ configPath: args.configPath, platform, log, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), historyNative: desktopHistoryNative(path.dirname(outDir)), rulesPath: defaultRulesPath() });
     try {
       const server = await startCompanionServer(core, { staticDir: path.join(outDir, "renderer"), log, ...(args.port !== undefined ? { port: args.port } : {}) });
       log(`gateway: agents reach the companion at ${server.url}/mcp`);
