@@ -27,6 +27,7 @@ import { MAX_SIGN_INS_PER_CONNECT } from "../auth/session";
 import type { ServerAuthSession } from "../auth/types";
 import { AgentGone } from "../inbox/agent-gone";
 import { boundedFetch } from "./bounded-fetch";
+import { eraHas, eraOf, healthMethod, type Era } from "./era";
 
 export const CLIENT_INFO = { name: "toolnexus-companion", version: "0.1.0" };
 export const DEFAULT_MAX_WAIT_MS = 60 * 60 * 1000;
@@ -644,6 +645,25 @@ export class ServerConnection implements McpBackend {
   /** What the server said it offers at initialize (McpBackend). */
   capabilities(): Record<string, unknown> | undefined {
     return this.status.state === "connected" ? (this.client?.getServerCapabilities() as Record<string, unknown> | undefined) : undefined;
+  }
+
+  /** The era this server negotiated (era.ts); undefined while not connected. */
+  era(): Era | undefined {
+    return this.client ? eraOf(this.client.getNegotiatedProtocolVersion()) : undefined;
+  }
+
+  /** Whether the negotiated era has `method`: what it lacks is never sent (McpBackend). */
+  offers(method: string): boolean {
+    return this.status.state === "connected" && eraHas(this.era(), method);
+  }
+
+  /**
+   * One health check in the request the era offers (era.ts), or none (resolves at once) when it
+   * offers none; rejects as the request does.
+   */
+  async checkHealth(signal: AbortSignal): Promise<void> {
+    const method = healthMethod(this.era());
+    if (method) await this.forward(method, undefined, { signal });
   }
 
   /** One request through the client (McpBackend): resources, prompts, completions, logging. */

@@ -53,6 +53,8 @@ export interface McpBackend {
   capabilities(): Record<string, unknown> | undefined;
   /** One request, result as the server gave it (after the SDK's schema check); rejects with its error. */
   forward(method: string, params: Record<string, unknown> | undefined, options?: { signal?: AbortSignal }): Promise<Record<string, unknown>>;
+  /** Whether the era this server negotiated has `method` (era.ts); false while not connected. */
+  offers(method: string): boolean;
 }
 
 export interface ToolOutput {
