@@ -127,13 +127,14 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     };
   }
 
+  // Each tool as its server listed it, only renamed: hosts and approval rules read annotations,
+  // outputSchema, execution, icons and _meta (MCP Apps' _meta.ui) as the server meant them.
   server.setRequestHandler("tools/list", async () => ({
-    tools: source.tools.map((tool) => ({
-      name: tool.name,
-      ...(tool.title ? { title: tool.title } : {}),
-      description: tool.description,
-      inputSchema: { type: "object" as const, ...tool.inputSchema },
-    })),
+    tools: source.tools.map((tool) =>
+      tool.definition
+        ? ({ ...tool.definition, name: tool.name } as never)
+        : { name: tool.name, ...(tool.title ? { title: tool.title } : {}), description: tool.description, inputSchema: { type: "object" as const, ...tool.inputSchema } },
+    ),
   }));
 
   /**

@@ -498,9 +498,25 @@ export class ServerConnection implements McpBackend {
     return kept;
   }
 
+  /**
+   * Whether an agent can be offered the tool. An MCP Apps tool whose `_meta.ui.visibility` leaves
+   * out "model" is for its app alone (its `ui://` resources stay readable); a tool that needs a
+   * task (`execution.taskSupport: "required"`) would fail every plain call, and tasks are not
+   * bridged yet, so it is left out with a log line.
+   */
+  private offeredToAgents(tool: Tool): boolean {
+    const visibility = (tool._meta as { ui?: { visibility?: unknown } } | undefined)?.ui?.visibility;
+    if (Array.isArray(visibility) && !visibility.includes("model")) return false;
+    if ((tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport === "required") {
+      this.log(`${this.config.name}: tool ${shown(tool.name)} is not offered: it runs only as a task (execution.taskSupport "required"), which the companion does not bridge yet`);
+      return false;
+    }
+    return true;
+  }
+
   private setTools(listed: Tool[]): void {
     const server = sanitize(this.config.name);
-    const tools = this.boundedTools(Array.isArray(listed) ? listed : []);
+    const tools = this.boundedTools(Array.isArray(listed) ? listed : []).filter((tool) => this.offeredToAgents(tool));
     this.tools = tools.map((tool) => ({
       name: `${server}_${sanitize(tool.name)}`,
       description: tool.description ?? "",
@@ -509,6 +525,7 @@ export class ServerConnection implements McpBackend {
       server: this.config.name,
       tool: tool.name,
       title: tool.title,
+      definition: tool as unknown as Record<string, unknown>,
       execute: (args: Record<string, unknown>, ctx?: ExecuteContext) => this.execute(tool.name, args, ctx),
     }));
     this.typedTools = new Set(tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name));

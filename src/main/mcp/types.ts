@@ -73,6 +73,11 @@ export interface McpTool {
   /** The tool's name on its own server. */
   tool: string;
   title?: string;
+  /**
+   * The tool exactly as its server listed it (annotations, outputSchema, execution, icons,
+   * `_meta` with MCP Apps' `_meta.ui`): the gateway re-declares it whole, under its own name.
+   */
+  definition?: Record<string, unknown>;
   execute(args: Record<string, unknown>, ctx?: ExecuteContext): Promise<ToolOutput>;
 }
 
