@@ -171,7 +171,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
             sent = sent.then(() => notify({ method: "notifications/message", params: log })).catch(() => {});
           }
         : undefined;
-      const out = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", onprogress, onlog, ...hooks(options.send) });
+      const out = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", session, onprogress, onlog, ...hooks(options.send) });
       await sent;
       // A server may echo our request headers back in its answer; the agent never gets them.
       const raw = out.metadata?.result as CallToolResult | undefined;

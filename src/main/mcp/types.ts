@@ -27,6 +27,8 @@ export interface ExecuteContext {
   signal?: AbortSignal;
   /** The agent on whose behalf the call runs (gateway), named on any question it triggers. */
   agent?: string;
+  /** The agent's gateway session: two sessions of one agent may have different roots. */
+  session?: string;
   /** Forwarded progress notifications from the server. */
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /**
