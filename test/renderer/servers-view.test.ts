@@ -42,8 +42,7 @@ describe("Servers view: trouble first, each with its next step", () => {
   it("command not found: asks whether it is installed, names the command, and Retry restarts it", async () => {
     const api = await open([connected, missingCommand]);
     const broken = card("broken");
-    expect(broken.textContent).toContain("Is it installed?");
-    expect(broken.textContent).toContain("The command “nope-mcp” was not found");
+    expect(broken.textContent).toContain("Exits at start: “nope-mcp” not found — is it installed?");
     await fireEvent.click(within(broken).getByRole("button", { name: "Retry" }));
     await waitFor(() => expect(api["servers:restart"]).toHaveBeenCalledWith({ name: "broken" }));
   });
@@ -85,6 +84,17 @@ describe("Servers view: trouble first, each with its next step", () => {
     expect(card("wobbly").textContent).toContain("Last error: the server process exited with code 1");
   });
 
+  it("a remote server that cannot be reached: one sentence naming the host, the technical error behind a disclosure, and never a crash", async () => {
+    await open([{ name: "linear", state: "crash-loop", transport: "streamable-http", attempt: 5, error: "stopped after 5 failures in a row; last: SSE error: TypeError: fetch failed: getaddrinfo ENOTFOUND mcp.linear.app", toolCount: 0, tools: [] }]);
+    const linear = card("linear");
+    expect(linear.textContent).toContain("Can't reach mcp.linear.app — check the network or the URL");
+    expect(linear.textContent).toContain("Stopped after repeated failures");
+    expect(linear.textContent).not.toMatch(/crash/i);
+    const detail = linear.querySelector("details.server-error-detail")!;
+    expect(detail.hasAttribute("open")).toBe(false);
+    expect(detail.textContent).toContain("getaddrinfo ENOTFOUND mcp.linear.app");
+  });
+
   it("crash-loop: stopped after repeated crashes, and Retry calls servers:restart", async () => {
     const api = await open([crashLoop]);
     const flaky = card("flaky");
@@ -96,8 +106,7 @@ describe("Servers view: trouble first, each with its next step", () => {
   it("a crash-loop whose cause is known says both: stopped, and is it installed", async () => {
     await open([{ name: "gone", state: "crash-loop", attempt: 5, error: 'stopped after 5 failures in a row; last: command "gone-mcp" was not found', toolCount: 0, tools: [] }]);
     expect(card("gone").textContent).toContain("Stopped after repeated crashes");
-    expect(card("gone").textContent).toContain("Is it installed?");
-    expect(card("gone").textContent).toContain("The command “gone-mcp” was not found");
+    expect(card("gone").textContent).toContain("Exits at start: “gone-mcp” not found — is it installed?");
   });
 
   it("a broken config file shows its error without server actions", async () => {

@@ -1,5 +1,6 @@
 // `toolnexus-companion history`: what the companion was asked and how each question ended, read
 // from the same SQLite file the app writes (opened read-only, so it never competes with the app).
+import { kindLabel, outcomeWord } from "../../shared/words";
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { defaultHistoryPath } from "../history/paths";
@@ -57,8 +58,8 @@ function cell(text: string, width: number): string {
 export function formatHistoryTable(records: HistoryRecord[]): string {
   const rows = records.map((r) => [
     localTime(r.receivedAt),
-    r.outcome + (r.repeats ? ` ×${r.repeats}` : "") + (r.by ? ` (${r.by})` : ""),
-    cell(r.kind, 14),
+    outcomeWord(r.outcome, r.kind) + (r.repeats ? ` ×${r.repeats}` : "") + (r.by ? ` (${r.by})` : ""),
+    cell(kindLabel(r.kind, r.requestId), 14),
     cell([r.server, r.agent].filter(Boolean).join(" / ") || "—", 28),
     took(r.answerMs),
     cell(r.prompt || "(no prompt)", 60),
