@@ -16,7 +16,7 @@ const MAX_HOOK_TIMEOUT_SECONDS = 3600;
 /** A process that somehow lingers after answering (a keychain or socket handle) is ended anyway. */
 const EXIT_GRACE_MS = 1000;
 
-const USAGE = `Usage: toolnexus-companion hook <${HOOK_AGENTS.map((a) => a.id).join("|")}> [--timeout SECONDS]
+export const HOOK_USAGE = `Usage: toolnexus-companion hook <${HOOK_AGENTS.map((a) => a.id).join("|")}> [--timeout SECONDS]
 
 Install as the agent's PermissionRequest hook. Reads the hook input on stdin, asks in the
 companion, prints the decision. Without a decision (companion down, question cancelled or
@@ -126,14 +126,10 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
 }
 
 export async function runHook(args: string[]): Promise<number> {
-  if (args[0] === "--help" || args[0] === "-h") {
-    process.stdout.write(USAGE);
-    return 0;
-  }
   const parsed = parseHookArgs(args);
   if ("error" in parsed) {
     // 1, not 2: for Claude Code a 2 from a PermissionRequest hook means "deny".
-    process.stderr.write(`toolnexus-companion hook: ${parsed.error}\n\n${USAGE}`);
+    process.stderr.write(`toolnexus-companion hook: ${parsed.error}\n\n${HOOK_USAGE}`);
     return 1;
   }
   const { agent, timeoutMs } = parsed;
