@@ -146,7 +146,7 @@ export async function main(argv: string[], roots: Roots = {}): Promise<number> {
   if (given === "--version" || given === "-v") return (out(companionVersion()), 0);
   if (!command) return (complainer()(`unknown command "${given}"\n\n${USAGE}`), 2);
   const runner = await command.load(roots);
-  const usage = runner.usage ?? `Usage: toolnexus-companion\n${command.summary}\n`;
+  const usage = runner.usage ?? `Usage:\n${command.summary.replace(/^ {2}(?=\S)/gm, "  toolnexus-companion ")}\n`;
   // `servers help`, `agents help`: the word works where a command has subcommands.
   if (wantsHelp(rest) || (command.subcommands.length > 0 && rest[0] === "help")) return (outText(usage), 0);
   return runner.run(rest);

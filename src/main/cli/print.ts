@@ -47,7 +47,11 @@ export function cell(text: string, width: number): string {
  * exit 0, no stack trace. A command that keeps running (the companion itself) keeps running and
  * loses only that output. Any other write error is said in one line.
  */
+let pipeGuarded = false;
 export function endQuietlyOnClosedPipe(options: { keepRunning?: boolean } = {}): void {
+  // Once per process (main() may run more than once in one process: tests).
+  if (pipeGuarded) return;
+  pipeGuarded = true;
   for (const stream of [process.stdout, process.stderr]) {
     stream.on("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") {

@@ -35,7 +35,7 @@ function commandLine(entry: { command?: string; args?: string[]; url?: string })
   if (entry.url) return field(entry.url);
   // A part with white space (or any control, which would not show) is quoted, escapes visible.
   // eslint-disable-next-line no-control-regex
-  return [entry.command, ...(entry.args ?? [])].map((p) => (p && /[\s\u0000-\u001f\u007f-\u009f]/.test(p) ? terminalJson(p) : (p ?? ""))).join(" ");
+  return [entry.command, ...(entry.args ?? [])].map((p) => (p && /[\s\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(p) ? terminalJson(p) : (p ?? ""))).join(" ");
 }
 
 // ---- list ------------------------------------------------------------------------------------
