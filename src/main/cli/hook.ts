@@ -7,6 +7,8 @@
 import { MAX_HOOK_INPUT_BYTES } from "../limits";
 import { answerToVerdict, approvalRequest, HOOK_AGENTS, hookAgent, type HookAgent, type Verdict } from "../agents";
 import { companionWaitFor } from "../gateway/client";
+import { terminalText } from "../base/terminal-text";
+import { complainer } from "./print";
 import { companionUrl, resolveToken } from "./resolve-token";
 
 /** Under the shortest hook timeout the agents have documented (Claude Code's former 60 s), with
@@ -129,7 +131,7 @@ export async function runHook(args: string[]): Promise<number> {
   const parsed = parseHookArgs(args);
   if ("error" in parsed) {
     // 1, not 2: for Claude Code a 2 from a PermissionRequest hook means "deny".
-    process.stderr.write(`toolnexus-companion hook: ${parsed.error}\n\n${HOOK_USAGE}`);
+    complainer("hook")(`${parsed.error}\n\n${HOOK_USAGE}`);
     return 1;
   }
   const { agent, timeoutMs } = parsed;
@@ -155,7 +157,7 @@ export async function runHook(args: string[]): Promise<number> {
   }
   if (verdict.kind === "allow") await write(process.stdout, `${agent.allow()}\n`);
   else if (verdict.kind === "deny") await write(process.stdout, `${agent.deny(verdict.message)}\n`);
-  else await write(process.stderr, `toolnexus-companion hook: no verdict, ${agent.label} asks in its terminal: ${verdict.why}.\n`);
+  else await write(process.stderr, terminalText(`toolnexus-companion hook: no verdict, ${agent.label} asks in its terminal: ${verdict.why}.`) + "\n");
   setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   return 0;
 }
