@@ -123,6 +123,12 @@ export async function runServe(argv: string[]): Promise<number> {
     await main(argv);
     return 0;
   } catch (error) {
+    // A mistyped option is a usage error (2), as for every command of the CLI.
+    if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      log(`toolnexus-companion start: ${(error as Error).message}`);
+      process.stderr.write(`\n${START_USAGE}`);
+      return 2;
+    }
     log(`Toolnexus Companion could not start: ${(error as Error).message}`);
     return 1;
   }
