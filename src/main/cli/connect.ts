@@ -4,10 +4,14 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
+import { complainer } from "./print";
 import { companionUrl, resolveToken } from "./resolve-token";
 
+// Its own words go to stderr (stdout is the MCP stream), through the same printer as every command.
+const say = complainer("connect");
+
 function fail(message: string): number {
-  process.stderr.write(`toolnexus-companion connect: ${message}\n`);
+  say(message);
   return 1;
 }
 
@@ -49,7 +53,7 @@ export async function runConnect(args: string[]): Promise<number> {
     const finish = async (code: number, message?: string) => {
       if (done) return;
       done = true;
-      if (message) process.stderr.write(`toolnexus-companion connect: ${message}\n`);
+      if (message) say(message);
       // End the gateway session so its in-flight calls (and their questions) are withdrawn.
       await http.terminateSession().catch(() => {});
       await http.close().catch(() => {});
@@ -78,9 +82,9 @@ export async function runConnect(args: string[]): Promise<number> {
       }
       void stdio.send(message).catch(() => finish(0));
     };
-    http.onerror = (error) => process.stderr.write(`toolnexus-companion connect: ${error.message}\n`);
+    http.onerror = (error) => say(error.message);
     stdio.onclose = () => void finish(0);
-    stdio.onerror = (error) => process.stderr.write(`toolnexus-companion connect: ${error.message}\n`);
+    stdio.onerror = (error) => say(error.message);
     process.once("SIGTERM", () => void finish(0));
     process.once("SIGINT", () => void finish(0));
 

@@ -178,7 +178,7 @@ export function superviseSource(source: RuntimeSource, options: SuperviseOptions
       void retry(name).catch((e) => log(`MCP server "${name}": restart failed: ${errorMessage(e)}`));
     }, step.delayMs);
     state.timer.unref?.();
-    log(`MCP server "${name}" ${error}; restarting in ${step.delayMs / 1000} s (attempt ${step.attempt})`);
+    log(`MCP server "${name}" failed: ${error}; restarting in ${step.delayMs / 1000} s (attempt ${step.attempt}).`);
     source.annotate(name, { state: "restarting", attempt: step.attempt, nextRetryAt, error });
   };
 
