@@ -15,6 +15,7 @@ import { companionProof, listenerAddress, NONCE_BYTES, PROOF_PATH } from "../htt
 export const PROOF_TIMEOUT_MS = 5_000;
 /** The companion's answer is a few hundred bytes; more is not it either. */
 const MAX_PROOF_RESPONSE_BYTES = 8 * 1024;
+const HTTP_PREFIX = Buffer.from("HTTP/");
 
 /** The listener at `where` could not prove it holds the token: nothing secret was sent to it. */
 export class NotTheCompanion extends Error {
@@ -36,6 +37,8 @@ function hostPart(host: string): string {
 
 /** Reads one HTTP/1.1 response with a Content-Length body from `data`, or says what is wrong. */
 function parseProofResponse(data: Buffer): { proof: string } | { incomplete: true } | { wrong: string } {
+  // Not HTTP at all (another protocol's banner): no need to wait for the rest.
+  if (!data.subarray(0, 5).equals(HTTP_PREFIX.subarray(0, Math.min(5, data.length)))) return { wrong: "something that is not HTTP" };
   const end = data.indexOf("\r\n\r\n");
   if (end < 0) return data.length > MAX_PROOF_RESPONSE_BYTES ? { wrong: "an oversize answer" } : { incomplete: true };
   const lines = data.subarray(0, end).toString("latin1").split("\r\n");
