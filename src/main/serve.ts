@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { createCore, type Platform } from "./core";
 import { startCompanionServer } from "./http/companion-server";
 import { DEFAULT_PORT } from "./http/listener";
+import { claimPort } from "./http/port-claim";
 import { openSecretStore, scrubbedLog } from "./secrets";
 import { START_USAGE } from "./cli/start";
 import { installOrphanGuard } from "./process/orphan-guard";
@@ -49,9 +50,13 @@ const log = scrubbedLog((line: string) => process.stderr.write(`${line}\n`));
 async function main(argv: string[]): Promise<void> {
   const args = parse(argv);
   log(`config: ${args.config}`);
+  // The port first: a taken one ends the start here, before any MCP server (npx downloads and all)
+  // has started only to be stopped again. The listener takes this socket over below.
+  const claim = await claimPort(args.port);
   // Before any server starts: end what a crashed predecessor left, and make sure our own servers
   // die with us however we die.
   // The keychain helper starts meanwhile: it is no server, and it exits when our pipe closes.
+  // (A failure from here on exits the process, which gives the claimed port back.)
   const [guard, secrets] = await Promise.all([installOrphanGuard({ log }), openSecretStore()]);
   const core = await createCore({ configPath: args.config, platform: browserPlatform, log, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath() });
   // Handlers before the link is printed: whoever reads it may signal at once, and a SIGTERM
@@ -93,12 +98,12 @@ async function main(argv: string[]): Promise<void> {
   const staticDir = fileURLToPath(new URL("../../out/renderer", import.meta.url));
   let server;
   try {
-    server = await startCompanionServer(core, { port: args.port, staticDir, log });
+    server = await startCompanionServer(core, { claim, staticDir, log });
   } catch (error) {
     await core.close();
+    await claim.release();
     guard.close();
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code === "EADDRINUSE" ? `Port ${args.port} is in use (another companion?); pick another with --port.` : (error as Error).message);
+    throw error;
   }
   for (const status of core.servers()) {
     if (status.state === "disabled") log(`server ${status.name}: disabled`);

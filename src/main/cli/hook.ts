@@ -1,7 +1,8 @@
 // `toolnexus-companion hook <agent>`: an agent's PermissionRequest hook. Reads the agent's hook
 // input on stdin, asks the person through the companion (one §10 Request of kind "approval"),
 // and writes the decision in the agent's own output schema. Whatever goes wrong — companion not
-// running, token refused, flood limit, question cancelled or expired, our deadline reached — the
+// running, something else on its port that cannot prove it is the companion (it never gets the
+// token, and its answers are never read: gateway/proven-connection.ts), flood limit, question cancelled or expired, our deadline reached — the
 // hook prints nothing and exits 0: no verdict, and the agent asks in its own terminal. It never
 // exits 2 (Claude Code reads that as "deny") and never allows anything by itself.
 import { MAX_HOOK_INPUT_BYTES } from "../limits";
@@ -21,8 +22,9 @@ const EXIT_GRACE_MS = 1000;
 export const HOOK_USAGE = `Usage: toolnexus-companion hook <${HOOK_AGENTS.map((a) => a.id).join("|")}> [--timeout SECONDS]
 
 Install as the agent's PermissionRequest hook. Reads the hook input on stdin, asks in the
-companion, prints the decision. Without a decision (companion down, question cancelled or
-expired, deadline reached) it prints nothing, so the agent asks in its own terminal.
+companion, prints the decision. Without a decision (companion down, a listener that cannot
+prove it is the companion, question cancelled or expired, deadline reached) it prints nothing,
+so the agent asks in its own terminal.
 Deadline: --timeout, else TOOLNEXUS_HOOK_TIMEOUT (seconds), else ${DEFAULT_HOOK_TIMEOUT_SECONDS}. Keep it below the
 agent's own hook timeout.
 `;
