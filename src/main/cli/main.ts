@@ -32,6 +32,18 @@ const USAGE = `Usage: toolnexus-companion <command>
 `;
 
 export async function main(argv: string[]): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (error) {
+    // A full disk, a read-only file system, a permission: one sentence, not a stack trace.
+    const sentence = (await import("../base/fs-errors")).fileErrorSentence(error);
+    if (!sentence) throw error;
+    process.stderr.write(`toolnexus-companion: ${sentence}\n`);
+    return 1;
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case "agents":

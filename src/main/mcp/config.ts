@@ -5,6 +5,7 @@
 // entry that is not a server at all (a settings key) is skipped with the reason; only an unusable
 // whole is thrown.
 import { readFileSync, statSync } from "node:fs";
+import { trustProblem } from "../base/file-trust";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -290,6 +291,9 @@ function readEnvFile(path: string): Record<string, string> {
     throw new Error(`envFile "${path}" cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   if (size > MAX_ENV_FILE_BYTES) throw new Error(`envFile "${path}" is ${size} bytes; an env file over ${MAX_ENV_FILE_BYTES} bytes is refused`);
+  // Its variables reach a server's process (LD_PRELOAD, PATH): one others can change is refused.
+  const untrusted = trustProblem(path);
+  if (untrusted) throw new Error(`envFile "${path}" is refused: ${untrusted}`);
   return parseEnvFile(readFileSync(path, "utf8"));
 }
 
