@@ -25,7 +25,7 @@ export class FileLockError extends FileError {
   override name = "FileLockError";
 }
 
-export interface HeldLock {
+interface HeldLock {
   path: string;
   token: string;
 }
@@ -139,21 +139,37 @@ function busy(lock: string, waitMs: number): FileLockError {
 }
 
 /** Releases a lock this process holds; a lock someone broke and retook meanwhile is left alone. */
-export function releaseLock(held: HeldLock): void {
+function releaseLock(held: HeldLock): void {
   const seen = look(held.path);
   if (seen && seen.text.includes(`"token":"${held.token}"`)) unlinkQuietly(held.path);
 }
 
 const pause = () => 5 + Math.floor(Math.random() * 20);
 
-/** Takes the lock on `target`, waiting (asynchronously) at most `waitMs`. */
-export async function acquireLock(target: string, options: LockOptions = {}): Promise<HeldLock> {
+/** One try: runs `run` under the lock and releases it, all in this tick; `miss` when it is held. */
+function attempt<T>(lock: string, target: string, run: () => T): { ran: true; value: T } | { ran: false } {
+  const held = tryAcquire(lock, target);
+  if (!held) return { ran: false };
+  try {
+    return { ran: true, value: run() };
+  } finally {
+    releaseLock(held);
+  }
+}
+
+/**
+ * Runs `run` under the lock on `target`, waiting (asynchronously) at most `waitMs` for it. `run`
+ * is synchronous and runs in the tick the lock is taken: the lock is never held across an await,
+ * so a synchronous writer of the same file in this process can never wait on a holder that
+ * cannot go on.
+ */
+export async function withFileLock<T>(target: string, run: () => T, options: LockOptions = {}): Promise<T> {
   const lock = lockPathOf(target);
   const waitMs = options.waitMs ?? DEFAULT_LOCK_WAIT_MS;
   const started = Date.now();
   for (;;) {
-    const held = tryAcquire(lock, target);
-    if (held) return held;
+    const result = attempt(lock, target, run);
+    if (result.ran) return result.value;
     breakIfStale(lock, options.staleMs ?? DEFAULT_LOCK_STALE_MS);
     if (Date.now() - started > waitMs) throw busy(lock, waitMs);
     await new Promise((resolve) => setTimeout(resolve, pause()));
@@ -163,33 +179,15 @@ export async function acquireLock(target: string, options: LockOptions = {}): Pr
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 /** The same for synchronous callers (the rules file, the process registry): it blocks while it waits. */
-export function acquireLockSync(target: string, options: LockOptions = {}): HeldLock {
+export function withFileLockSync<T>(target: string, run: () => T, options: LockOptions = {}): T {
   const lock = lockPathOf(target);
   const waitMs = options.waitMs ?? DEFAULT_LOCK_WAIT_MS;
   const started = Date.now();
   for (;;) {
-    const held = tryAcquire(lock, target);
-    if (held) return held;
+    const result = attempt(lock, target, run);
+    if (result.ran) return result.value;
     breakIfStale(lock, options.staleMs ?? DEFAULT_LOCK_STALE_MS);
     if (Date.now() - started > waitMs) throw busy(lock, waitMs);
     Atomics.wait(sleeper, 0, 0, pause());
-  }
-}
-
-export async function withFileLock<T>(target: string, run: () => T | Promise<T>, options: LockOptions = {}): Promise<T> {
-  const held = await acquireLock(target, options);
-  try {
-    return await run();
-  } finally {
-    releaseLock(held);
-  }
-}
-
-export function withFileLockSync<T>(target: string, run: () => T, options: LockOptions = {}): T {
-  const held = acquireLockSync(target, options);
-  try {
-    return run();
-  } finally {
-    releaseLock(held);
   }
 }

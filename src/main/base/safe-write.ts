@@ -27,7 +27,7 @@ import {
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { asWriteError, FileWriteError } from "./fs-errors";
-import { acquireLock, acquireLockSync, releaseLock, type LockOptions } from "./file-lock";
+import { withFileLock, withFileLockSync, type LockOptions } from "./file-lock";
 import { assertTrusted } from "./file-trust";
 
 export interface SafeWriteOptions {
@@ -236,22 +236,12 @@ function commit(target: string, edit: Edit, options: SafeWriteOptions): EditOutc
 /** Edits the file at `path` under its lock; the edit sees the file as it is once the lock is held. */
 export async function editFileSafe(path: string, edit: Edit, options: SafeWriteOptions = {}): Promise<EditOutcome> {
   const target = prepare(path, options);
-  const held = await acquireLock(target, options.lock);
-  try {
-    return commit(target, edit, options);
-  } finally {
-    releaseLock(held);
-  }
+  return withFileLock(target, () => commit(target, edit, options), options.lock);
 }
 
 export function editFileSafeSync(path: string, edit: Edit, options: SafeWriteOptions = {}): EditOutcome {
   const target = prepare(path, options);
-  const held = acquireLockSync(target, options.lock);
-  try {
-    return commit(target, edit, options);
-  } finally {
-    releaseLock(held);
-  }
+  return withFileLockSync(target, () => commit(target, edit, options), options.lock);
 }
 
 /** Writes `text` whole (under the lock, atomically, synced). */
