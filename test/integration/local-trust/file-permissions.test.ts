@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONFIG_ERROR_ENTRY, createCore, type Core } from "../../../src/main/core";
 import { browserPlatform } from "../../../src/main/serve";
 import { readRulesFile } from "../../../src/main/rules/file";
+import { HistoryStore } from "../../../src/main/history/store";
 import { eventually } from "../../helpers/person";
 import { cli } from "./cli-harness";
 
@@ -120,5 +121,30 @@ describe("rules others can change answer nothing", () => {
     const read = readRulesFile(path);
     expect(read.rules).toEqual([]);
     expect(read.problem).toBe(`The file ${path} can be changed by its group (mode 0664), so the companion does not trust it; run: chmod go-w ${path}`);
+  });
+});
+
+describe("history others can change is not opened", () => {
+  it("a 0666 history file: unavailable, the detail names the chmod; a private one opens and ends 0600", async () => {
+    const open = join(dir, "open.sqlite");
+    await writeFile(open, "");
+    await chmod(open, 0o666);
+    const refused = new HistoryStore({ path: open, log: () => {} });
+    try {
+      expect(refused.status()).toMatchObject({ state: "unavailable", detail: expect.stringContaining(`chmod go-w ${open}`) });
+    } finally {
+      refused.close();
+    }
+    const mine = join(dir, "mine.sqlite");
+    const first = new HistoryStore({ path: mine, log: () => {} });
+    first.close();
+    await chmod(mine, 0o644);
+    const again = new HistoryStore({ path: mine, log: () => {} });
+    try {
+      expect(again.status().state).toBe("ok");
+      expect((await stat(mine)).mode & 0o777).toBe(0o600);
+    } finally {
+      again.close();
+    }
   });
 });
