@@ -5,7 +5,8 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { ImportCandidate, ImportGroup, ServerImportPlan } from "../../shared/server-import";
 import { parseConfigText } from "../mcp/config";
-import { ConfigEditError, editConfigFile } from "../mcp/config-edit";
+import { FileWriteError } from "../base/fs-errors";
+import { editConfigFile } from "../mcp/config-edit";
 import { discover, readFrom, type FileReport } from "./index";
 import { applyPlan, identity, planImport, type ImportPlan, type PlannedServer } from "./plan";
 import { redactArgs, redactUrl } from "./redact-view";
@@ -137,7 +138,7 @@ export async function writeImport(built: BuiltImport, pick?: ReadonlySet<string>
   if (added.length === 0) return added;
   // Under the config's lock: a file edited since it was read is not overwritten with the old text.
   await editConfigFile(built.path, (text) => {
-    if (text !== built.companion.text) throw new ConfigEditError(`${built.path} changed while the import was planned; nothing was written. Run the import again.`);
+    if (text !== built.companion.text) throw new FileWriteError(`${built.path} changed while the import was planned; nothing was written. Run the import again.`, built.path);
     return applyPlan(text, plan);
   });
   return added;

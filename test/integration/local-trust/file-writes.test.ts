@@ -80,4 +80,21 @@ describe("a full disk", { timeout: 60_000 }, () => {
     expect(await readFile(path, "utf8")).toBe(original);
     expect((await readdir(mount)).sort()).toEqual(["filler", "mcp.json"]);
   });
+
+  it("EROFS: a read-only file system is one sentence too, the file as it was", async (context) => {
+    if (!mounted) context.skip(); // reason printed in beforeAll: mounting needs root
+    const path = join(mount, "mcp.json");
+    await rm(join(mount, "filler"), { force: true });
+    const original = `${JSON.stringify({ mcpServers: { keep: { command: "echo" } } }, null, 2)}\n`;
+    await writeFile(path, original, { mode: 0o600 });
+    execFileSync("mount", ["-o", "remount,ro", mount]);
+    try {
+      const result = await cli(["servers", "remove", "keep", "--config", path]);
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toMatch(/^toolnexus-companion servers: .*mcp\.json is on a read-only file system; nothing was changed\.$/);
+      expect(await readFile(path, "utf8")).toBe(original);
+    } finally {
+      execFileSync("mount", ["-o", "remount,rw", mount]);
+    }
+  });
 });
