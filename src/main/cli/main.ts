@@ -137,6 +137,18 @@ export function companionVersion(): string {
 }
 
 export async function main(argv: string[], roots: Roots = {}): Promise<number> {
+  try {
+    return await run(argv, roots);
+  } catch (error) {
+    // A full disk, a read-only file system, a permission: one sentence, not a stack trace.
+    const sentence = (await import("../base/fs-errors")).fileErrorSentence(error);
+    if (!sentence) throw error;
+    errText(`toolnexus-companion: ${sentence}\n`);
+    return 1;
+  }
+}
+
+async function run(argv: string[], roots: Roots): Promise<number> {
   const [given, ...rest] = argv;
   const name = given !== undefined ? (ALIASES[given] ?? given) : undefined;
   const command = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;

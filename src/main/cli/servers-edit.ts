@@ -3,6 +3,7 @@
 // checked before it is written atomically. A running companion sees the edit and applies it to
 // that server alone (src/main/mcp/supervisor.ts).
 import { parseArgs } from "node:util";
+import { fileErrorSentence } from "../base/fs-errors";
 import { resolveConfigPath } from "../config-file";
 import { joinDashValues } from "./args";
 import { complainer, out } from "./print";
@@ -91,6 +92,8 @@ export async function runServerEdit(sub: string | undefined, args: string[]): Pr
     return 0;
   } catch (error) {
     if (error instanceof ConfigEditError) return (err(`${error.message}\nNothing was written.`), 1);
+    const sentence = fileErrorSentence(error);
+    if (sentence) return (err(sentence), 1);
     if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) return (err(`${(error as Error).message}\n\nUsage:\n${EDIT_USAGE}`), 2);
     throw error;
   }

@@ -5,6 +5,7 @@
 // holds the write lock, so the caller can retry without blocking the event loop (busy timeout 0).
 import Database from "better-sqlite3";
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { assertTrusted } from "../base/file-trust";
 import path from "node:path";
 import { explainNativeLoadError } from "../base/native-addon";
 import { migrate, SCHEMA_VERSION } from "./migrations";
@@ -437,11 +438,12 @@ export class HistoryStore {
   private openOnce(): Database.Database {
     const readonly = this.options.readonly === true;
     if (!readonly) mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
-    const created = !readonly && !existsSync(this.path);
+    // A history others can change or plant is not opened (base/file-trust.ts); the reason becomes the status detail.
+    assertTrusted(this.path);
     const native = this.options.nativeBinding !== undefined ? { nativeBinding: this.options.nativeBinding } : {};
     const db = new Database(this.path, { readonly, fileMustExist: readonly, timeout: this.options.busyTimeoutMs ?? 0, ...native });
     try {
-      if (created) chmodSync(this.path, 0o600); // prompts and answers are the person's own
+      if (!readonly) chmodSync(this.path, 0o600); // prompts and answers are the person's own, whatever mode it had
       if (!readonly) {
         db.pragma("journal_mode = WAL");
         db.pragma("synchronous = NORMAL"); // WAL + NORMAL: durable across app crashes, fast commits

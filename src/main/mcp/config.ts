@@ -7,6 +7,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { pathToFileURL } from "node:url";
+import { trustProblem } from "../base/file-trust";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -297,6 +298,9 @@ function readEnvFile(path: string): Record<string, string> {
     throw new Error(`envFile "${path}" cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   if (size > MAX_ENV_FILE_BYTES) throw new Error(`envFile "${path}" is ${size} bytes; an env file over ${MAX_ENV_FILE_BYTES} bytes is refused`);
+  // Its variables reach a server's process (LD_PRELOAD, PATH): one others can change is refused.
+  const untrusted = trustProblem(path);
+  if (untrusted) throw new Error(`envFile "${path}" is refused: ${untrusted}`);
   return parseEnvFile(readFileSync(path, "utf8"));
 }
 
