@@ -155,9 +155,14 @@ describe("Servers view: actions", () => {
     await waitFor(() => expect(api["servers:remove"]).toHaveBeenCalledWith({ name: "files" }));
   });
 
-  it("Sign out is offered for a remote server only, and calls servers:signOut", async () => {
-    const api = await open([connected, remote], { "servers:signOut": async () => ok([connected, remote]) });
+  it("Sign out is offered only where tokens are stored, and calls servers:signOut", async () => {
+    const signedIn = { ...remote, signedIn: true };
+    const unreachable: ServerView = { name: "far", state: "crash-loop", transport: "streamable-http", error: "getaddrinfo ENOTFOUND far.example", toolCount: 0, tools: [] };
+    const api = await open([connected, signedIn, unreachable, { ...remote, name: "plain" }], { "servers:signOut": async () => ok([connected, signedIn]) });
     expect(within(card("files")).queryByRole("button", { name: "Sign out" })).toBeNull();
+    // A remote server never signed in to (unreachable, or one with a header token) has nothing to sign out of.
+    expect(within(card("far")).queryByRole("button", { name: "Sign out" })).toBeNull();
+    expect(within(card("plain")).queryByRole("button", { name: "Sign out" })).toBeNull();
     await fireEvent.click(within(card("notion")).getByRole("button", { name: "Sign out" }));
     await waitFor(() => expect(api["servers:signOut"]).toHaveBeenCalledWith({ name: "notion" }));
   });

@@ -158,6 +158,14 @@ export class AuthSession implements ServerAuthSession {
     return result;
   }
 
+  async signedIn(): Promise<boolean> {
+    try {
+      return (await this.provider.tokens()) !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
   async signOut(): Promise<void> {
     this.pending = undefined;
     await this.provider.forget();

@@ -229,7 +229,7 @@ export class ServerConnection implements McpBackend {
     await this.shutdown();
     this.tools = [];
     this.status.toolCount = 0;
-    this.setStatus({ state: "needs-sign-in", error: "signed out" });
+    this.setStatus({ state: "needs-sign-in", error: "signed out", signedIn: false });
     this.changed("tools");
   }
 
@@ -243,7 +243,8 @@ export class ServerConnection implements McpBackend {
       phase = "tools/list";
       const listed = await withDeadline(this.client!.listTools(undefined, { timeout }), timeout, "tools/list");
       this.setTools(listed.tools);
-      this.setStatus({ state: "connected", error: undefined, protocol: this.client!.getNegotiatedProtocolVersion() });
+      const signedIn = this.auth ? { signedIn: await this.auth.signedIn() } : {};
+      this.setStatus({ state: "connected", error: undefined, protocol: this.client!.getNegotiatedProtocolVersion(), ...signedIn });
       return "connected";
     } catch (error) {
       if (this.auth && isUnauthorized(error) && !this.closing) {
