@@ -4,7 +4,8 @@
 import { describe, it, expect } from "vitest";
 import { render, screen, fireEvent, within, waitFor } from "@testing-library/svelte";
 import App from "../../src/renderer/App.svelte";
-import { fakeApi, ok, type FakeApi } from "./fake-api";
+import { fakeApi, ok } from "./fake-api";
+import { card, openServers } from "./servers-app";
 import type { Envelope, ServerView } from "../../src/shared/contract";
 import type { ToolInfo } from "../../src/shared/types";
 
@@ -21,15 +22,7 @@ const crashLoop: ServerView = { name: "flaky", state: "crash-loop", attempt: 5, 
 const disabled: ServerView = { name: "old", state: "disabled", toolCount: 0, tools: [] };
 const remote: ServerView = { name: "notion", state: "connected", transport: "streamable-http", toolCount: 1, tools: [tool("notion", "search", "Searches pages")] };
 
-async function open(list: ServerView[], overrides: Parameters<typeof fakeApi>[0] = {}): Promise<FakeApi> {
-  const api = fakeApi({ "servers:list": async () => ok(list), ...overrides });
-  render(App, { props: { connection: { api, mode: "electron" } } });
-  await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
-  await screen.findByRole("list", { name: "Servers" });
-  return api;
-}
-
-const card = (name: string) => screen.getByRole("heading", { name, level: 2 }).closest("article")! as HTMLElement;
+const open = openServers;
 const order = () => within(screen.getByRole("list", { name: "Servers" })).getAllByRole("heading", { level: 2 }).map((h) => h.textContent);
 
 describe("Servers view: trouble first, each with its next step", () => {

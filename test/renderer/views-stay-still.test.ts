@@ -3,7 +3,8 @@
 import { describe, it, expect } from "vitest";
 import { render, screen, fireEvent, within, waitFor } from "@testing-library/svelte";
 import App from "../../src/renderer/App.svelte";
-import { fakeApi, ok, type FakeApi } from "./fake-api";
+import { fakeApi, ok } from "./fake-api";
+import { card, openServers } from "./servers-app";
 import type { ServerView } from "../../src/shared/contract";
 import type { ToolInfo } from "../../src/shared/types";
 
@@ -14,15 +15,7 @@ function tool(server: string, name: string, inputSchema: Record<string, unknown>
 const files: ServerView = { name: "files", state: "connected", transport: "stdio", toolCount: 2, tools: [tool("files", "read_file", { type: "object", properties: { path: { type: "string", title: "Path" } } }), tool("files", "echo")] };
 const many: ServerView = { name: "big", state: "connected", transport: "stdio", toolCount: 40, tools: Array.from({ length: 40 }, (_, i) => tool("big", `tool_${i}`)) };
 
-async function open(list: ServerView[], overrides: Parameters<typeof fakeApi>[0] = {}): Promise<FakeApi> {
-  const api = fakeApi({ "servers:list": async () => ok(list), ...overrides });
-  render(App, { props: { connection: { api, mode: "electron" } } });
-  await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
-  await screen.findByRole("list", { name: "Servers" });
-  return api;
-}
-
-const card = (name: string) => screen.getByRole("heading", { name, level: 2 }).closest("article")! as HTMLElement;
+const open = openServers;
 const fold = (name: string, text: string) => within(card(name)).getByText(text).closest("details") as HTMLDetailsElement;
 
 describe("the Servers view stays as the person left it", () => {
