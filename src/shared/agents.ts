@@ -3,6 +3,9 @@
 
 export type AgentVia = "shim" | "http";
 
+/** Where the gateway token is kept: the keychain, a file only this user can read, or nowhere (why). */
+export type TokenKept = { kind: "keychain" } | { kind: "file"; path: string } | { kind: "session"; why: string };
+
 /**
  * How an HTTP entry carries the gateway token in this agent: a variable it expands (`env`), VS
  * Code's password prompt (`input`), only the token itself (`literal`), or no remote servers (`none`).
@@ -20,10 +23,13 @@ export interface AgentView {
   stale: Array<{ file: string; scope: string }>;
   /** Only agents with a PermissionRequest hook (Claude Code, Codex): the files ours is in. */
   hook?: { installed: string[] };
+  /** The form that works on this machine: the shim unless it could not find the token after a restart. */
   defaultVia: AgentVia;
   http: AgentHttp;
   docs: string;
   errors: string[];
+  /** Where the shim (and `toolnexus-companion token`) finds the gateway token on this machine. */
+  tokenKept?: TokenKept;
 }
 
 export interface AgentsPlanArg {

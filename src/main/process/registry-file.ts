@@ -4,7 +4,6 @@
 // write the same file. Each entry carries the leader's identity (identity.ts): a later start
 // kills a group only if the process behind the pid is still the one recorded.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import type { LiveGroup } from "./groups";
 
@@ -23,12 +22,8 @@ export interface RegistryRecord {
 const MAX_FILE_BYTES = 256 * 1024;
 const FILE_PATTERN = /^groups-\d+\.json$/;
 
-/** TOOLNEXUS_STATE_DIR, else $XDG_STATE_HOME/toolnexus-companion, else ~/.local/state/toolnexus-companion. */
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.TOOLNEXUS_STATE_DIR) return env.TOOLNEXUS_STATE_DIR;
-  const base = env.XDG_STATE_HOME || join(homedir(), ".local", "state");
-  return join(base, "toolnexus-companion");
-}
+/** The state folder; the one definition is in base/state-dir.ts. */
+export { stateDir } from "../base/state-dir";
 
 export function registryPath(dir: string, ownerPid: number): string {
   return join(dir, `groups-${ownerPid}.json`);
