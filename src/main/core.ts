@@ -227,7 +227,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...rules.handlers,
     // Agents are connected to this run's listener; a literal token (Zed over HTTP, chosen) is the current one.
     ...createAgentsHandlers({ companionUrl: () => listeners[0]?.url, cli: () => cliCommand(), token: () => token, tokenKept: () => tokenPlace(secrets) }),
-    ...createServerManagementHandlers({ supervisor, auth, configPath: options.config === undefined ? options.configPath : undefined, servers }),
+    ...createServerManagementHandlers({ supervisor, auth, configPath: options.config === undefined ? options.configPath : undefined, servers, secrets }),
     ...createHandlers({
     inbox,
     source: () => source,
