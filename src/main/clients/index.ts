@@ -3,6 +3,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, resolve } from "node:path";
+import { markEditorTrust } from "./workspace-trust";
 import { claudeCode, claudeCodeProjectMap, claudeCodeProjects, markClaudeCodeTrust } from "./claude-code";
 import { claudeDesktop } from "./claude-desktop";
 import { codex } from "./codex";
@@ -110,6 +111,8 @@ export async function discover(machine: Machine, clients: readonly ClientReader[
       }
       // A project's `.mcp.json` runs in Claude Code only once the person trusted it there.
       if (client.id === "claude-code") for (const r of reports) if (r.client === "claude-code") markClaudeCodeTrust(r.servers, claudeProjects);
+      // VS Code runs a project's `.vscode/mcp.json` only in a folder it trusts (workspace-trust.ts).
+      if (report && (client.id === "vscode" || client.id === "cursor")) markEditorTrust(report.servers, machine, client.id);
     }
   }
   return reports;
@@ -156,5 +159,6 @@ export async function readFrom(spec: string, machine: Machine): Promise<FileRepo
     const claudeJson = claudeCode.locations({ ...machine, project: undefined })[0].file;
     markClaudeCodeTrust(result.servers, claudeCodeProjectMap((await readText(claudeJson)).text));
   }
+  if ((guessed.id === "vscode" || guessed.id === "cursor") && projectDir) markEditorTrust(result.servers, machine, guessed.id);
   return [{ client: guessed.id, label: guessed.label, file, scope: location.scope, ...result }];
 }

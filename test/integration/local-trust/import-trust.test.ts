@@ -40,7 +40,7 @@ afterEach(async () => {
 async function importInSession(args: string[]): Promise<{ stdout: string; stderr: string; stored: string | null; code: number }> {
   const read = `require(${JSON.stringify(KEYTAR)}).getPassword("toolnexus-companion", ${JSON.stringify(SECRET)}).then((v) => process.stdout.write("\\nSTORED=" + JSON.stringify(v ?? null) + "\\n"))`;
   const script = `printf toolnexus | gnome-keyring-daemon --unlock --components=secrets >/dev/null; "$NODE" "$BIN" servers import "$@"; code=$?; "$NODE" -e '${read}'; exit $code`;
-  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, "keyring"), NODE: process.execPath, BIN, TOOLNEXUS_CONFIG: config };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, "keyring"), NODE: process.execPath, BIN, TOOLNEXUS_CONFIG: config };
   delete env.DBUS_SESSION_BUS_ADDRESS;
   let stdout: string;
   let stderr: string;

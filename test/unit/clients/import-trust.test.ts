@@ -95,3 +95,51 @@ describe("Claude Code's per-project trust", () => {
     expect(JSON.stringify(view)).not.toContain("ghp_a1B2");
   });
 });
+
+describe("VS Code's workspace trust (state.vscdb), and Cursor's", () => {
+  async function trustDb(edition: string, entries: Array<{ path: string; trusted: boolean }>): Promise<void> {
+    const folder = join(home, ".config", edition, "User", "globalStorage");
+    await mkdir(folder, { recursive: true });
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(join(folder, "state.vscdb"));
+    db.exec("CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)");
+    const uriTrustInfo = entries.map((e) => ({ uri: { $mid: 1, fsPath: e.path, external: `file://${e.path}`, path: e.path, scheme: "file" }, trusted: e.trusted }));
+    db.prepare("INSERT INTO ItemTable (key, value) VALUES (?, ?)").run("content.trust.model.key", JSON.stringify({ uriTrustInfo }));
+    db.close();
+  }
+  async function editorProject(name: string, folder: ".vscode" | ".cursor"): Promise<void> {
+    await mkdir(join(dir(name), folder), { recursive: true });
+    const shape = folder === ".vscode" ? { servers: { [`${name}-srv`]: { command: "node", args: ["x.js"] } } } : { mcpServers: { [`${name}-srv`]: { command: "node", args: ["x.js"] } } };
+    await writeFile(join(dir(name), folder, "mcp.json"), JSON.stringify(shape));
+  }
+  const untrustedOf = async (name: string, at: string) => {
+    const reports = await discover({ ...machine, project: dir(name) });
+    return reports.flatMap((r) => r.servers).find((s) => s.name === at)?.untrusted;
+  };
+
+  it("holds a .vscode/mcp.json server unless its folder (or a parent, most specific wins) is trusted", async () => {
+    await trustDb("Code", [{ path: join(home, "src"), trusted: true }, { path: dir("vs-denied"), trusted: false }]);
+    await editorProject("vs-ok", ".vscode");
+    await editorProject("vs-denied", ".vscode");
+    expect(await untrustedOf("vs-ok", "vs-ok-srv")).toBeUndefined();
+    expect(await untrustedOf("vs-denied", "vs-denied-srv")).toMatch(/^not trusted in VS Code: .*vs-denied is not a folder you trusted/);
+  });
+
+  it("holds it when VS Code never trusted anything here, and not when trust is turned off in its settings", async () => {
+    await editorProject("vs-new", ".vscode");
+    expect(await untrustedOf("vs-new", "vs-new-srv")).toMatch(/^not trusted in VS Code/);
+    await mkdir(join(home, ".config", "Code", "User"), { recursive: true });
+    await writeFile(join(home, ".config", "Code", "User", "settings.json"), '{ // trust off\n "security.workspace.trust.enabled": false }');
+    expect(await untrustedOf("vs-new", "vs-new-srv")).toBeUndefined();
+  });
+
+  it("Cursor ships with workspace trust off: its project servers are held only when the person turned it on", async () => {
+    await editorProject("cur", ".cursor");
+    expect(await untrustedOf("cur", "cur-srv")).toBeUndefined();
+    await mkdir(join(home, ".config", "Cursor", "User"), { recursive: true });
+    await writeFile(join(home, ".config", "Cursor", "User", "settings.json"), '{ "security.workspace.trust.enabled": true }');
+    expect(await untrustedOf("cur", "cur-srv")).toMatch(/^not trusted in Cursor/);
+    await trustDb("Cursor", [{ path: dir("cur"), trusted: true }]);
+    expect(await untrustedOf("cur", "cur-srv")).toBeUndefined();
+  });
+});
