@@ -23,7 +23,6 @@ export interface AgentView {
   stale: Array<{ file: string; scope: string }>;
   /** Only agents with a PermissionRequest hook (Claude Code, Codex): the files ours is in. */
   hook?: { installed: string[] };
-  /** The form that works on this machine: the shim unless it could not find the token after a restart. */
   defaultVia: AgentVia;
   http: AgentHttp;
   docs: string;

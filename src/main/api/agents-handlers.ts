@@ -85,18 +85,8 @@ export function keptWords(kept: TokenKept): string {
   return "nowhere that outlives this session";
 }
 
-/**
- * The form that works here: the shim reads the token where the companion keeps it; when it is kept
- * for this session only, the shim would fail after a restart, so an agent that asks for the token
- * itself (VS Code's input) or expands a variable is offered HTTP instead.
- */
-function workingVia(writer: ClientWriter, kept: TokenKept): AgentVia {
-  if (kept.kind !== "session") return writer.defaultVia;
-  return writer.http === "input" || writer.http === "env" ? "http" : writer.defaultVia;
-}
-
 function tokenCarriage(writer: ClientWriter, via: AgentVia, kept: TokenKept): string {
-  if (via === "shim" && kept.kind === "session") return `${writer.label} starts the companion's \`connect\` shim, but the gateway token is kept for this session only (${kept.why}): after the companion restarts the shim cannot find it.`;
+  if (kept.kind === "session") return `The gateway token is kept for this session only (${kept.why}): after the companion restarts, ${writer.label} is refused until you connect it again. Fix that first to connect once for good.`;
   if (via === "shim") return `${writer.label} starts the companion's \`connect\` shim, which reads the gateway token from ${keptWords(kept)}: no token is written to the file.`;
   if (writer.http === "input") return `${writer.label} asks for the gateway token once (input "${TOKEN_INPUT_ID}"; Settings or \`toolnexus-companion token\` gives it) and keeps it in its secret storage.`;
   if (writer.http === "env") return `The entry refers to $${TOKEN_ENV}: set it where ${writer.label} runs (export ${TOKEN_ENV}="$(toolnexus-companion token)"). No token is written to the file.`;
@@ -118,16 +108,15 @@ export function createAgentsHandlers(deps: AgentsHandlerDeps): AgentsHandlers {
 
   const list = async (project?: string): Promise<AgentView[]> => {
     const where = kept();
-    return (await listAgents(machineFor(project), gateway())).map((a) => {
-      const writer = writerById(a.id);
-      return { ...a, tokenKept: where, ...(writer ? { defaultVia: workingVia(writer, where) } : {}) };
-    });
+    // The shim works wherever the token outlives a restart (keychain or token file), so it stays
+    // the default; a session-only token breaks every form at the next start, and the notes say so.
+    return (await listAgents(machineFor(project), gateway())).map((a) => ({ ...a, tokenKept: where }));
   };
 
   async function planned(channel: string, arg: AgentsPlanArg): Promise<{ view: AgentsPlan; changes: FileChange[] }> {
     const writer = writerById(arg.agent);
     if (!writer) throw new HandlerError("unknown-agent", `No agent is called "${arg.agent}".`);
-    const via = arg.via ?? workingVia(writer, kept());
+    const via = arg.via ?? writer.defaultVia;
     const hooks = arg.hooks === true;
     const base = { agent: writer.id, label: writer.label, connect: arg.connect, via, hooks };
     if (arg.connect && via === "http" && writer.http === "none") {
