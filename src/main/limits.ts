@@ -140,6 +140,11 @@ export const WS_PING_INTERVAL_MS = 30_000;
  * one message waits. 8 MiB is two of the largest bodies an agent may send. */
 export const MAX_PEER_QUEUED_BYTES = 8 * 1024 * 1024;
 
+/** Bytes queued on one page's WebSocket before one more message: a page receives every event,
+ * and the servers view with large tool schemas can be several MiB, so its bound is twice the
+ * others; past it the socket is terminated (the page reconnects and reloads its state). */
+export const MAX_PAGE_SOCKET_QUEUED_BYTES = 16 * 1024 * 1024;
+
 /** Output waiting for one peer must drain within this once the pipe or socket is full, or the
  * peer is dropped as above: a reader that is alive empties a loopback buffer in milliseconds. */
 export const PEER_DRAIN_DEADLINE_MS = 30_000;
