@@ -15,7 +15,16 @@ import type { Refusal, Route } from "../http/listener";
 import { CONNECTION_REFUSED, INVALID_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND, sendJsonRpcError } from "./jsonrpc-errors";
 import { createToolServer, type ToolServer, type WhoAnswers } from "./tool-server";
 import { Catalog } from "./catalog";
-import { SessionEvents } from "./event-store";
+import { EventBudget, SessionEvents } from "./event-store";
+import { WriteBound } from "../base/write-bound";
+import {
+  MAX_MCP_SESSIONS_PER_CREDENTIAL,
+  MAX_MCP_SESSIONS_TOTAL,
+  MAX_PEER_QUEUED_BYTES,
+  MCP_SESSION_IDLE_MIN_MS,
+  MCP_SESSION_IDLE_MS,
+  PEER_DRAIN_DEADLINE_MS,
+} from "../limits";
 import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
 import { gatewayChallenge, refusalMessage } from "../auth/gateway-refusal";
 
@@ -28,9 +37,16 @@ export interface GatewayOptions {
   version?: string;
   /**
    * A session with no open stream, no call in flight and no request for this long is ended: most
-   * agents just drop the connection instead of sending DELETE. Default 30 minutes.
+   * agents just drop the connection instead of sending DELETE. Default MCP_SESSION_IDLE_MS while
+   * few sessions are open, falling to `minIdleSessionMs` as they near a cap.
    */
   idleSessionMs?: number;
+  /** The idle deadline at a cap; default MCP_SESSION_IDLE_MIN_MS. */
+  minIdleSessionMs?: number;
+  /** Open sessions per credential and in all; defaults MAX_MCP_SESSIONS_PER_CREDENTIAL and _TOTAL. */
+  maxSessions?: { perCredential?: number; total?: number };
+  /** Bytes an event stream may hold for an agent that does not read it; default MAX_PEER_QUEUED_BYTES. */
+  maxQueuedBytes?: number;
   /**
    * Who answers a server's elicitation during an agent's call: "person" (the companion asks its
    * person; the default) or "agent" (the agent answers when it advertises elicitation; if it
@@ -47,7 +63,7 @@ const RETRY_MS = 1000;
 
 export interface GatewayRoute extends Route {
   /** Open agent sessions, for the settings view and tests. */
-  sessions(): Array<{ id: string; agent?: string }>;
+  sessions(): Array<{ id: string; agent?: string; credential: string; idle: boolean }>;
   /** Ends every session (app quit); in-flight calls are aborted, which withdraws their questions. */
   close(): Promise<void>;
 }
@@ -55,6 +71,9 @@ export interface GatewayRoute extends Route {
 interface Session {
   transport: NodeStreamableHTTPServerTransport;
   tools: ToolServer;
+  events: SessionEvents;
+  /** What authenticated the agent that opened it (guard.ts); sessions are counted per credential. */
+  credential: string;
   /** Responses still open (the GET stream, calls answering over SSE). */
   open: number;
   lastSeen: number;
@@ -103,14 +122,97 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     typeof elicitation === "function"
       ? elicitation
       : (agent: string): WhoAnswers => elicitation?.agents?.[agent] ?? elicitation?.default ?? "person";
-  const idleMs = options.idleSessionMs ?? 30 * 60_000;
+  const maxIdleMs = options.idleSessionMs ?? MCP_SESSION_IDLE_MS;
+  const minIdleMs = Math.min(maxIdleMs, options.minIdleSessionMs ?? MCP_SESSION_IDLE_MIN_MS);
+  const perCredential = options.maxSessions?.perCredential ?? MAX_MCP_SESSIONS_PER_CREDENTIAL;
+  const total = options.maxSessions?.total ?? MAX_MCP_SESSIONS_TOTAL;
+  const maxQueuedBytes = options.maxQueuedBytes ?? MAX_PEER_QUEUED_BYTES;
+  const budget = new EventBudget();
+  /** Initializes under way, per credential: counted against the caps before their session exists. */
+  const opening = new Map<string, number>();
+
+  function countOf(credential: string): number {
+    let n = opening.get(credential) ?? 0;
+    for (const s of sessions.values()) if (s.credential === credential) n += 1;
+    return n;
+  }
+
+  /**
+   * How long a session may sit idle now: the full deadline while its credential and the whole
+   * gateway are under half their caps, falling linearly to the least one at a cap, so sessions
+   * agents dropped make room before anyone is refused.
+   */
+  function idleDeadline(credential: string): number {
+    const load = Math.max(sessions.size / total, countOf(credential) / perCredential);
+    if (load <= 0.5) return maxIdleMs;
+    return Math.round(maxIdleMs - (maxIdleMs - minIdleMs) * Math.min(1, (load - 0.5) / 0.5));
+  }
+
+  function end(id: string, session: Session, why: string): void {
+    if (!sessions.delete(id)) return;
+    log(`gateway: ${session.tools.agent() ?? "an agent"}'s session ${id.slice(0, 8)} ended: ${why}`);
+    session.tools.abortAll();
+    void session.transport.close().catch(() => {});
+  }
+
   const sweeper = setInterval(() => {
     const now = Date.now();
-    for (const session of sessions.values()) {
-      if (session.open === 0 && now - session.lastSeen > idleMs) void session.transport.close().catch(() => {});
+    for (const [id, session] of sessions) {
+      if (session.open === 0 && now - session.lastSeen > idleDeadline(session.credential)) end(id, session, "idle");
     }
-  }, Math.min(idleMs, 60_000));
+  }, Math.max(10, Math.min(minIdleMs / 2, 30_000)));
   sweeper.unref();
+
+  /** Ends the least recently used idle session among `among`; false when every one is busy. */
+  function evictIdle(among: (s: Session) => boolean, why: string): boolean {
+    let oldest: [string, Session] | undefined;
+    for (const entry of sessions) {
+      const s = entry[1];
+      if (s.open === 0 && among(s) && (!oldest || s.lastSeen < oldest[1].lastSeen)) oldest = entry;
+    }
+    if (oldest) end(oldest[0], oldest[1], why);
+    return oldest !== undefined;
+  }
+
+  /**
+   * Room for one more session of `credential`, or the refusal naming the cap. At a cap the least
+   * recently used idle session makes room (an agent that dropped its connection without DELETE;
+   * should it come back it gets 404 and initializes again, as the specification has it), so a
+   * fresh agent is not locked out by stale sessions; only when every session is in use is it refused.
+   */
+  function room(credential: string): string | undefined {
+    if (countOf(credential) >= perCredential && !evictIdle((s) => s.credential === credential, `the cap of ${perCredential} sessions per credential was reached`)) {
+      return `Too many sessions: this credential has ${perCredential} open, the cap (MAX_MCP_SESSIONS_PER_CREDENTIAL), and none is idle. End one (DELETE /mcp) or retry later.`;
+    }
+    if (sessions.size + [...opening.values()].reduce((a, b) => a + b, 0) >= total && !evictIdle(() => true, `the cap of ${total} sessions in all was reached`)) {
+      return `Too many sessions: the gateway has ${total} open, the cap (MAX_MCP_SESSIONS_TOTAL), and none is idle. Retry later.`;
+    }
+    return undefined;
+  }
+
+  /**
+   * An event stream of the SDK's transport honours the socket's backpressure by waiting on 'drain'
+   * while the messages pile up in its own stream queue, where nothing bounds them. Here each write
+   * is taken at once, so what waits for an agent that stops reading shows in the response's
+   * writableLength, and past the bound (or a full socket that does not drain in time) the
+   * response is destroyed; the agent reconnects with Last-Event-ID if it is still there.
+   */
+  function boundWrites(res: ServerResponse): void {
+    const bound = new WriteBound(res, {
+      maxQueuedBytes,
+      drainDeadlineMs: PEER_DRAIN_DEADLINE_MS,
+      onStall: ({ queuedBytes, why }) => {
+        log(`gateway: an agent stopped reading its event stream (${Math.round(queuedBytes / 1024)} KiB waiting${why === "deadline" ? ", not draining" : ""}); closed it`);
+        res.destroy();
+      },
+    });
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    res.write = ((...args: unknown[]) => {
+      if (!bound.admit()) return false;
+      bound.wrote(write(...args));
+      return true;
+    }) as typeof res.write;
+  }
 
   /** Counts the response as open until it closes, so a live agent is never swept. */
   function track(session: Session, res: ServerResponse): void {
@@ -149,32 +251,49 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     }
   });
 
-  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown, credential: string): Promise<void> {
+    const refusal = room(credential);
+    if (refusal) {
+      log(`gateway: a new session was refused: ${refusal}`);
+      const retryAfter = String(Math.ceil(minIdleMs / 1000));
+      sendJsonRpcError(res, 429, CONNECTION_REFUSED, refusal, { "retry-after": retryAfter });
+      return;
+    }
+    opening.set(credential, (opening.get(credential) ?? 0) + 1);
     const tools = createToolServer({ source, catalog, whoAnswers, version, log, pollAfterMs: options.pollAfterMs });
+    // Event ids, a priming event and `retry` on every stream, and Last-Event-ID honoured on reconnect.
+    const events = new SessionEvents(budget);
     let id: string | undefined;
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      // Event ids, a priming event and `retry` on every stream, and Last-Event-ID honoured on reconnect.
-      eventStore: new SessionEvents(),
+      eventStore: events,
       retryInterval: RETRY_MS,
       onsessioninitialized: (sessionId) => {
         id = sessionId;
-        sessions.set(sessionId, { transport, tools, open: 0, lastSeen: Date.now() });
+        sessions.set(sessionId, { transport, tools, events, credential, open: 0, lastSeen: Date.now() });
         log(`gateway: ${tools.agent() ?? "an agent"} connected (session ${sessionId.slice(0, 8)})`);
       },
     });
     transport.onclose = () => {
       tools.abortAll();
       tools.dispose();
+      events.dispose();
       if (id !== undefined && sessions.delete(id)) log(`gateway: ${tools.agent() ?? "an agent"} disconnected (session ${id.slice(0, 8)})`);
     };
-    await tools.server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    try {
+      await tools.server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      opening.set(credential, (opening.get(credential) ?? 1) - 1);
+    }
     // A failed initialize never got a session; drop the server it was built for.
-    if (id === undefined) await tools.server.close().catch(() => {});
+    if (id === undefined) {
+      events.dispose();
+      await tools.server.close().catch(() => {});
+    }
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, auth: { credential: string }): Promise<void> {
     const method = req.method ?? "GET";
     if (method !== "POST" && method !== "GET" && method !== "DELETE") {
       sendJsonRpcError(res, 405, CONNECTION_REFUSED, `Method ${method} is not allowed on /mcp; use POST, GET or DELETE.`, { allow: "POST, GET, DELETE" });
@@ -190,6 +309,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
         sendJsonRpcError(res, 404, SESSION_NOT_FOUND, "Session not found: it ended or the companion restarted; initialize again.");
       } else {
         track(session, res);
+        boundWrites(res);
         await session.transport.handleRequest(req, res);
       }
       return;
@@ -226,7 +346,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
         sendJsonRpcError(res, 400, CONNECTION_REFUSED, "Bad Request: an Mcp-Session-Id header is required; initialize first.");
         return;
       }
-      await openSession(req, res, body);
+      await openSession(req, res, body, auth.credential);
       return;
     }
     if (!session) {
@@ -251,6 +371,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       return;
     }
     sessionVersionGoverns(req, session.tools.server.getNegotiatedProtocolVersion());
+    boundWrites(res);
     await session.transport.handleRequest(req, res, body);
   }
 
@@ -261,7 +382,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       const headers: Record<string, string> = refusal.status === 401 ? { "www-authenticate": gatewayChallenge() } : {};
       sendJsonRpcError(res, refusal.status, CONNECTION_REFUSED, refusalMessage(refusal.status, refusal.message), headers);
     },
-    sessions: () => [...sessions.entries()].map(([id, s]) => ({ id, agent: s.tools.agent() })),
+    sessions: () => [...sessions.entries()].map(([id, s]) => ({ id, agent: s.tools.agent(), credential: s.credential, idle: s.open === 0 })),
     async close() {
       clearInterval(sweeper);
       unsubscribe();

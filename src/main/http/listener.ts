@@ -22,7 +22,8 @@ export type Refusal = Extract<GuardResult, { ok: false }>;
 export interface Route {
   /** `/mcp` matches `/mcp`, `/mcp/…` and `/mcp?…`. */
   prefix: string;
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void> | void;
+  /** `auth.credential`: what authenticated the request (guard.ts), for bounds kept per credential. */
+  handle(req: IncomingMessage, res: ServerResponse, auth: { credential: string }): Promise<void> | void;
   /** Writes a refusal in the route's own error shape (JSON-RPC for /mcp); plain JSON otherwise. */
   refuse?(res: ServerResponse, refusal: Refusal): void;
   /**
@@ -175,7 +176,7 @@ function publicVerdict(req: IncomingMessage): GuardResult {
   if (!isLoopbackHost(host)) return { ok: false, status: 403, message: `Refused: Host "${host ?? ""}" is not a loopback name.` };
   const origin = req.headers.origin;
   if (origin !== undefined && !isLoopbackOrigin(String(origin))) return { ok: false, status: 403, message: "Refused: foreign Origin." };
-  return { ok: true, via: "bearer" };
+  return { ok: true, via: "bearer", credential: "public" };
 }
 
 export async function startListener(options: ListenerOptions): Promise<Listener> {
@@ -206,7 +207,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         return refuse({ ok: false, status: 413, message: `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.` });
       }
       try {
-        await route.handle(req, res);
+        await route.handle(req, res, { credential: verdict.credential });
       } catch (error) {
         const status = error instanceof HttpError ? error.status : 500;
         const message = error instanceof Error ? error.message : String(error);
