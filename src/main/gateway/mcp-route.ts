@@ -16,15 +16,8 @@ import { CONNECTION_REFUSED, INVALID_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND, se
 import { createToolServer, type ToolServer, type WhoAnswers } from "./tool-server";
 import { Catalog } from "./catalog";
 import { EventBudget, SessionEvents } from "./event-store";
-import { WriteBound } from "../base/write-bound";
-import {
-  MAX_MCP_SESSIONS_PER_CREDENTIAL,
-  MAX_MCP_SESSIONS_TOTAL,
-  MAX_PEER_QUEUED_BYTES,
-  MCP_SESSION_IDLE_MIN_MS,
-  MCP_SESSION_IDLE_MS,
-  PEER_DRAIN_DEADLINE_MS,
-} from "../limits";
+import { SessionCaps } from "./session-caps";
+import { boundStreamWrites } from "./stream-bound";
 import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
 import { gatewayChallenge, refusalMessage } from "../auth/gateway-refusal";
 
@@ -122,31 +115,8 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     typeof elicitation === "function"
       ? elicitation
       : (agent: string): WhoAnswers => elicitation?.agents?.[agent] ?? elicitation?.default ?? "person";
-  const maxIdleMs = options.idleSessionMs ?? MCP_SESSION_IDLE_MS;
-  const minIdleMs = Math.min(maxIdleMs, options.minIdleSessionMs ?? MCP_SESSION_IDLE_MIN_MS);
-  const perCredential = options.maxSessions?.perCredential ?? MAX_MCP_SESSIONS_PER_CREDENTIAL;
-  const total = options.maxSessions?.total ?? MAX_MCP_SESSIONS_TOTAL;
-  const maxQueuedBytes = options.maxQueuedBytes ?? MAX_PEER_QUEUED_BYTES;
+  const maxQueuedBytes = options.maxQueuedBytes;
   const budget = new EventBudget();
-  /** Initializes under way, per credential: counted against the caps before their session exists. */
-  const opening = new Map<string, number>();
-
-  function countOf(credential: string): number {
-    let n = opening.get(credential) ?? 0;
-    for (const s of sessions.values()) if (s.credential === credential) n += 1;
-    return n;
-  }
-
-  /**
-   * How long a session may sit idle now: the full deadline while its credential and the whole
-   * gateway are under half their caps, falling linearly to the least one at a cap, so sessions
-   * agents dropped make room before anyone is refused.
-   */
-  function idleDeadline(credential: string): number {
-    const load = Math.max(sessions.size / total, countOf(credential) / perCredential);
-    if (load <= 0.5) return maxIdleMs;
-    return Math.round(maxIdleMs - (maxIdleMs - minIdleMs) * Math.min(1, (load - 0.5) / 0.5));
-  }
 
   function end(id: string, session: Session, why: string): void {
     if (!sessions.delete(id)) return;
@@ -154,65 +124,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     session.tools.abortAll();
     void session.transport.close().catch(() => {});
   }
-
-  const sweeper = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) {
-      if (session.open === 0 && now - session.lastSeen > idleDeadline(session.credential)) end(id, session, "idle");
-    }
-  }, Math.max(10, Math.min(minIdleMs / 2, 30_000)));
-  sweeper.unref();
-
-  /** Ends the least recently used idle session among `among`; false when every one is busy. */
-  function evictIdle(among: (s: Session) => boolean, why: string): boolean {
-    let oldest: [string, Session] | undefined;
-    for (const entry of sessions) {
-      const s = entry[1];
-      if (s.open === 0 && among(s) && (!oldest || s.lastSeen < oldest[1].lastSeen)) oldest = entry;
-    }
-    if (oldest) end(oldest[0], oldest[1], why);
-    return oldest !== undefined;
-  }
-
-  /**
-   * Room for one more session of `credential`, or the refusal naming the cap. At a cap the least
-   * recently used idle session makes room (an agent that dropped its connection without DELETE;
-   * should it come back it gets 404 and initializes again, as the specification has it), so a
-   * fresh agent is not locked out by stale sessions; only when every session is in use is it refused.
-   */
-  function room(credential: string): string | undefined {
-    if (countOf(credential) >= perCredential && !evictIdle((s) => s.credential === credential, `the cap of ${perCredential} sessions per credential was reached`)) {
-      return `Too many sessions: this credential has ${perCredential} open, the cap (MAX_MCP_SESSIONS_PER_CREDENTIAL), and none is idle. End one (DELETE /mcp) or retry later.`;
-    }
-    if (sessions.size + [...opening.values()].reduce((a, b) => a + b, 0) >= total && !evictIdle(() => true, `the cap of ${total} sessions in all was reached`)) {
-      return `Too many sessions: the gateway has ${total} open, the cap (MAX_MCP_SESSIONS_TOTAL), and none is idle. Retry later.`;
-    }
-    return undefined;
-  }
-
-  /**
-   * An event stream of the SDK's transport honours the socket's backpressure by waiting on 'drain'
-   * while the messages pile up in its own stream queue, where nothing bounds them. Here each write
-   * is taken at once, so what waits for an agent that stops reading shows in the response's
-   * writableLength, and past the bound (or a full socket that does not drain in time) the
-   * response is destroyed; the agent reconnects with Last-Event-ID if it is still there.
-   */
-  function boundWrites(res: ServerResponse): void {
-    const bound = new WriteBound(res, {
-      maxQueuedBytes,
-      drainDeadlineMs: PEER_DRAIN_DEADLINE_MS,
-      onStall: ({ queuedBytes, why }) => {
-        log(`gateway: an agent stopped reading its event stream (${Math.round(queuedBytes / 1024)} KiB waiting${why === "deadline" ? ", not draining" : ""}); closed it`);
-        res.destroy();
-      },
-    });
-    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-    res.write = ((...args: unknown[]) => {
-      if (!bound.admit()) return false;
-      bound.wrote(write(...args));
-      return true;
-    }) as typeof res.write;
-  }
+  const caps = new SessionCaps(sessions, end, { ...options.maxSessions, maxIdleMs: options.idleSessionMs, minIdleMs: options.minIdleSessionMs });
 
   /** Counts the response as open until it closes, so a live agent is never swept. */
   function track(session: Session, res: ServerResponse): void {
@@ -252,14 +164,26 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
   });
 
   async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown, credential: string): Promise<void> {
-    const refusal = room(credential);
+    const refusal = caps.reserve(credential);
     if (refusal) {
       log(`gateway: a new session was refused: ${refusal}`);
-      const retryAfter = String(Math.ceil(minIdleMs / 1000));
-      sendJsonRpcError(res, 429, CONNECTION_REFUSED, refusal, { "retry-after": retryAfter });
+      sendJsonRpcError(res, 429, CONNECTION_REFUSED, refusal, { "retry-after": String(caps.retryAfterSeconds()) });
       return;
     }
-    opening.set(credential, (opening.get(credential) ?? 0) + 1);
+    // The reservation ends when the session is in the map (it then counts itself) or the initialize fails.
+    let reserved = true;
+    const release = () => {
+      if (reserved) caps.opened(credential);
+      reserved = false;
+    };
+    try {
+      await startSession(req, res, body, credential, release);
+    } finally {
+      release();
+    }
+  }
+
+  async function startSession(req: IncomingMessage, res: ServerResponse, body: unknown, credential: string, registered: () => void): Promise<void> {
     const tools = createToolServer({ source, catalog, whoAnswers, version, log, pollAfterMs: options.pollAfterMs });
     // Event ids, a priming event and `retry` on every stream, and Last-Event-ID honoured on reconnect.
     const events = new SessionEvents(budget);
@@ -271,6 +195,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       onsessioninitialized: (sessionId) => {
         id = sessionId;
         sessions.set(sessionId, { transport, tools, events, credential, open: 0, lastSeen: Date.now() });
+        registered();
         log(`gateway: ${tools.agent() ?? "an agent"} connected (session ${sessionId.slice(0, 8)})`);
       },
     });
@@ -284,12 +209,11 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       await tools.server.connect(transport);
       await transport.handleRequest(req, res, body);
     } finally {
-      opening.set(credential, (opening.get(credential) ?? 1) - 1);
-    }
-    // A failed initialize never got a session; drop the server it was built for.
-    if (id === undefined) {
-      events.dispose();
-      await tools.server.close().catch(() => {});
+      // A failed initialize never got a session; drop the server and the events it was built for.
+      if (id === undefined) {
+        events.dispose();
+        await tools.server.close().catch(() => {});
+      }
     }
   }
 
@@ -309,7 +233,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
         sendJsonRpcError(res, 404, SESSION_NOT_FOUND, "Session not found: it ended or the companion restarted; initialize again.");
       } else {
         track(session, res);
-        boundWrites(res);
+        boundStreamWrites(res, log, maxQueuedBytes);
         await session.transport.handleRequest(req, res);
       }
       return;
@@ -371,7 +295,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       return;
     }
     sessionVersionGoverns(req, session.tools.server.getNegotiatedProtocolVersion());
-    boundWrites(res);
+    boundStreamWrites(res, log, maxQueuedBytes);
     await session.transport.handleRequest(req, res, body);
   }
 
@@ -384,7 +308,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     },
     sessions: () => [...sessions.entries()].map(([id, s]) => ({ id, agent: s.tools.agent(), credential: s.credential, idle: s.open === 0 })),
     async close() {
-      clearInterval(sweeper);
+      caps.close();
       unsubscribe();
       const open = [...sessions.values()];
       sessions.clear();

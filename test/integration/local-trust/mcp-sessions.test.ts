@@ -65,11 +65,11 @@ async function ping(url: string, session: string): Promise<number> {
 
 describe("the session caps", () => {
   it("past the per-credential cap with every session in use: 429 naming the cap, with Retry-After; a fresh one works once they expire", async () => {
-    const { gateway, url } = await start({ maxSessions: { perCredential: 4, total: 10 }, idleSessionMs: 300, minIdleSessionMs: 300 });
+    const { gateway, url } = await start({ maxSessions: { perCredential: 4, total: 10 }, idleSessionMs: 1000, minIdleSessionMs: 1000 });
     for (let i = 0; i < 4; i++) {
       const opened = await initialize(url);
       expect(opened.status).toBe(200);
-      await holdStream(url, opened.session!);
+      expect((await holdStream(url, opened.session!)).statusCode).toBe(200);
     }
     const refused = await initialize(url);
     expect(refused.status).toBe(429);
@@ -78,14 +78,14 @@ describe("the session caps", () => {
     expect(refused.body).toContain("has 4 open");
     // The agents go away without DELETE: once idle past the deadline, their sessions end.
     for (const res of held.splice(0)) res.destroy();
-    expect(await becomesTrue(() => gateway.sessions().length === 0, 3000)).toBe(true);
+    expect(await becomesTrue(() => gateway.sessions().length === 0, 5000)).toBe(true);
     expect(lines.join("\n")).toMatch(/session \w+ ended: idle/);
     expect((await initialize(url)).status).toBe(200);
   });
 
   it("past the total cap: 429 naming MAX_MCP_SESSIONS_TOTAL", async () => {
     const { url } = await start({ maxSessions: { perCredential: 10, total: 3 } });
-    for (let i = 0; i < 3; i++) await holdStream(url, (await initialize(url)).session!);
+    for (let i = 0; i < 3; i++) expect((await holdStream(url, (await initialize(url)).session!)).statusCode).toBe(200);
     const refused = await initialize(url);
     expect(refused.status).toBe(429);
     expect(refused.body).toContain("MAX_MCP_SESSIONS_TOTAL");
