@@ -64,7 +64,6 @@ export interface GatewayRoute extends Route {
 interface Session {
   transport: NodeStreamableHTTPServerTransport;
   tools: ToolServer;
-  events: SessionEvents;
   /** What authenticated the agent that opened it (guard.ts); sessions are counted per credential. */
   credential: string;
   /** Responses still open (the GET stream, calls answering over SSE). */
@@ -194,7 +193,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       retryInterval: RETRY_MS,
       onsessioninitialized: (sessionId) => {
         id = sessionId;
-        sessions.set(sessionId, { transport, tools, events, credential, open: 0, lastSeen: Date.now() });
+        sessions.set(sessionId, { transport, tools, credential, open: 0, lastSeen: Date.now() });
         registered();
         log(`gateway: ${tools.agent() ?? "an agent"} connected (session ${sessionId.slice(0, 8)})`);
       },
@@ -224,7 +223,9 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       return;
     }
     const sessionId = req.headers[SESSION_HEADER];
-    const session = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    // A session answers only the credential that opened it: another one is told it does not exist.
+    const found = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    const session = found?.credential === auth.credential ? found : undefined;
 
     if (method !== "POST") {
       if (typeof sessionId !== "string") {

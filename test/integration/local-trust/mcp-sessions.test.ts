@@ -6,7 +6,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { request, type IncomingMessage } from "node:http";
+import { createServer, request, type IncomingMessage } from "node:http";
 import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
 import { afterEach, describe, expect, it } from "vitest";
@@ -45,9 +45,9 @@ async function initialize(url: string): Promise<{ status: number; session?: stri
 }
 
 /** An agent's GET event stream, held open and never read: the session is in use. */
-function holdStream(url: string, session: string): Promise<IncomingMessage> {
+function holdStream(url: string, session: string, extra: Record<string, string> = {}): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "GET", headers: { authorization: HEADERS.authorization, accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" } }, (res) => {
+    const req = request(url, { method: "GET", headers: { authorization: HEADERS.authorization, accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", ...extra } }, (res) => {
       res.pause();
       held.push(res);
       resolve(res);
@@ -131,6 +131,41 @@ describe("the session caps", () => {
     }
     expect(most).toBeLessThanOrEqual(MAX_MCP_SESSIONS_PER_CREDENTIAL);
   }, 60_000);
+});
+
+describe("per credential", () => {
+  it("counts each credential on its own, and a session answers only the credential that opened it", async () => {
+    // Per-agent credentials do not exist yet: this server stands in for the guard, naming the
+    // credential from a header, as the listener passes the guard's verdict to the route.
+    const route = createGatewayRoute({ source: standInSource(), maxSessions: { perCredential: 2, total: 10 } });
+    const server = createServer((req, res) => void route.handle(req, res, { credential: String(req.headers["x-credential"]) }));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+    const as = (credential: string) => ({ ...HEADERS, "x-credential": credential });
+    try {
+      const open = async (credential: string) => {
+        const res = await fetch(url, { method: "POST", headers: as(credential), body: INITIALIZE });
+        await res.text();
+        return { status: res.status, session: res.headers.get("mcp-session-id")! };
+      };
+      const a = [await open("agent-a"), await open("agent-a")];
+      for (const { session } of a) expect((await holdStream(url, session, { "x-credential": "agent-a" })).statusCode).toBe(200);
+      expect((await open("agent-a")).status).toBe(429);
+      // agent-b has its own count.
+      const b = await open("agent-b");
+      expect(b.status).toBe(200);
+      // agent-b cannot use agent-a's session: to it, that session does not exist.
+      const ping = (credential: string, session: string) =>
+        fetch(url, { method: "POST", headers: { ...as(credential), "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" }, body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" }) }).then(async (r) => (await r.text(), r.status));
+      expect(await ping("agent-b", a[0].session)).toBe(404);
+      expect(await ping("agent-a", a[0].session)).toBe(200);
+    } finally {
+      for (const res of held.splice(0)) res.destroy();
+      await route.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
 });
 
 describe("memory per session", () => {
