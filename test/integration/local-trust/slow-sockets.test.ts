@@ -115,8 +115,9 @@ describe("socket deadlines", () => {
     expect(await agentRequest(port)).toEqual({ status: 200, body: "ok" });
     expect(await becomesTrue(() => heldSockets(port) === 300, 3000)).toBe(true);
     // Deadline 1.5 s, Node's check every 375 ms, 0.5 s for the 408 to be read: the server lets go.
-    expect(await becomesTrue(() => heldSockets(port) === 0, 6000)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(4500);
+    expect(await becomesTrue(() => heldSockets(port) === 0, 8000)).toBe(true);
+    // Node's own default would be 60 s for the headers (and then the socket was left half-open).
+    expect(Date.now() - started).toBeLessThan(6000);
     expect(await agentRequest(port)).toEqual({ status: 200, body: "ok" });
     // Each peer finds out at its next byte, which meets a closed socket.
     expect(await becomesTrue(() => peers.every((p) => p.closed()), 3000)).toBe(true);
