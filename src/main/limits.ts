@@ -86,3 +86,65 @@ export const MAX_PATTERN_STEPS = 400_000;
  * streams without ever ending a message cannot grow the companion's memory without end. Past it
  * the connection is closed with the reason (a stdio server is stopped), or the fast call fails. */
 export const MAX_SERVER_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+// ── What one peer of the network or a pipe can hold: sessions, sockets, unread output ──────────
+
+/** Open /mcp sessions per authenticated credential (today the one gateway token). A person runs a
+ * handful of agents, each with one session per companion entry and a few sub-agents; 64 live ones
+ * is far above that, and it bounds what one credential can make the companion keep. */
+export const MAX_MCP_SESSIONS_PER_CREDENTIAL = 64;
+
+/** Open /mcp sessions in all: room for several credentials (per-agent ones later) at the cap
+ * above, while the sessions' memory stays bounded (see MAX_MCP_EVENT_BYTES_TOTAL). At a cap, the
+ * least recently used idle session (no open stream, no call in flight: an agent that dropped its
+ * connection without DELETE) is ended to make room; only when none is idle is the new one refused
+ * (429). */
+export const MAX_MCP_SESSIONS_TOTAL = 256;
+
+/** A session with no open stream and no call is ended after this while few sessions are open:
+ * most agents drop the connection instead of sending DELETE, and reconnect with a new session. */
+export const MCP_SESSION_IDLE_MS = 30 * 60_000;
+
+/** …and after as little as this as the open sessions near MAX_MCP_SESSIONS_TOTAL (the idle
+ * deadline falls linearly from MCP_SESSION_IDLE_MS at half the cap to this at the cap). */
+export const MCP_SESSION_IDLE_MIN_MS = 60_000;
+
+/** Bytes of replayable events (SSE resumption) kept over all sessions: each session keeps up to
+ * 8 MiB of its own, so without a total 256 sessions could hold 2 GiB. Past it the oldest events
+ * of the largest stores go first. */
+export const MAX_MCP_EVENT_BYTES_TOTAL = 64 * 1024 * 1024;
+
+/** The complete request headers must arrive within this (Node's `headersTimeout`). A local agent
+ * sends them in one write; a client trickling them holds a socket, and sockets are descriptors. */
+export const HTTP_HEADERS_TIMEOUT_MS = 10_000;
+
+/** A whole request, body included, must arrive within this (Node's `requestTimeout`): over
+ * loopback a 4 MiB body takes milliseconds. Long SSE responses are not affected. */
+export const HTTP_REQUEST_TIMEOUT_MS = 120_000;
+
+/** A body may start slowly, but after this grace it must arrive at HTTP_BODY_MIN_BYTES_PER_S on
+ * average, or the socket is closed (a body sent a byte a second holds a socket for days). */
+export const HTTP_BODY_GRACE_MS = 10_000;
+export const HTTP_BODY_MIN_BYTES_PER_S = 1024;
+
+/** An idle keep-alive socket is closed after this (Node's `keepAliveTimeout`); agents reconnect. */
+export const HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/** A page's WebSocket is pinged this often; a page that has not answered the previous ping by
+ * the next one (a frozen tab, a peer that stopped reading) is terminated. */
+export const WS_PING_INTERVAL_MS = 30_000;
+
+/** Bytes waiting to be sent to one peer that does not read them: a page's WebSocket, an agent's
+ * event stream (/mcp SSE), a stdio server's stdin. Past it, before one more message is queued, the
+ * peer is dropped (the socket destroyed, the server stopped with the reason); so at most this plus
+ * one message waits. 8 MiB is two of the largest bodies an agent may send. */
+export const MAX_PEER_QUEUED_BYTES = 8 * 1024 * 1024;
+
+/** Bytes queued on one page's WebSocket before one more message: a page receives every event,
+ * and the servers view with large tool schemas can be several MiB, so its bound is twice the
+ * others; past it the socket is terminated (the page reconnects and reloads its state). */
+export const MAX_PAGE_SOCKET_QUEUED_BYTES = 16 * 1024 * 1024;
+
+/** Output waiting for one peer must drain within this once the pipe or socket is full, or the
+ * peer is dropped as above: a reader that is alive empties a loopback buffer in milliseconds. */
+export const PEER_DRAIN_DEADLINE_MS = 30_000;

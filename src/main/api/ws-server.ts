@@ -7,6 +7,7 @@ import { errorEnvelope, toEnvelope } from "./envelope";
 import type { Handlers } from "./handlers";
 import { isPlainObject } from "./validate";
 import { jsonBoundsProblem, tryStringify } from "../json-bounds";
+import { MAX_PAGE_SOCKET_QUEUED_BYTES, WS_PING_INTERVAL_MS } from "../limits";
 
 export interface WsCore {
   handlers: Handlers;
@@ -21,17 +22,42 @@ export interface WsServer {
   close(): void;
 }
 
-const INVOKE = new Set<string>(INVOKE_CHANNELS);
-// A page that stops reading must not make main buffer events without end.
-const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+export interface WsServerOptions {
+  /** How often each page is pinged (WS_PING_INTERVAL_MS); tests lower it. */
+  pingIntervalMs?: number;
+}
 
-export function createWsServer(core: WsCore, log: (line: string) => void = () => {}): WsServer {
+const INVOKE = new Set<string>(INVOKE_CHANNELS);
+
+export function createWsServer(core: WsCore, log: (line: string) => void = () => {}, options: WsServerOptions = {}): WsServer {
   const sockets = new Set<WebSocket>();
+  // A page that has not answered the last ping by the next one is gone (a frozen tab, a peer that
+  // stopped reading, a connection dropped without a close): its socket would otherwise stay open,
+  // and every event would be queued for it until the byte bound below.
+  const answered = new WeakMap<WebSocket, boolean>();
+  const pinger = setInterval(() => {
+    for (const ws of sockets) {
+      if (answered.get(ws) === false) {
+        log("ws: a page did not answer a ping in time; closing its socket");
+        sockets.delete(ws);
+        ws.terminate();
+        continue;
+      }
+      answered.set(ws, false);
+      try {
+        ws.ping();
+      } catch {
+        sockets.delete(ws);
+        ws.terminate();
+      }
+    }
+  }, options.pingIntervalMs ?? WS_PING_INTERVAL_MS);
+  pinger.unref();
 
   /** Sends text on an open socket; a socket that closed meanwhile or stopped reading is dropped. */
   const sendText = (ws: WebSocket, text: string) => {
     if (ws.readyState !== ws.OPEN) return;
-    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+    if (ws.bufferedAmount > MAX_PAGE_SOCKET_QUEUED_BYTES) {
       log("ws: a page stopped reading; closing its socket");
       ws.terminate();
       return;
@@ -110,6 +136,8 @@ export function createWsServer(core: WsCore, log: (line: string) => void = () =>
   return {
     onSocket(ws) {
       sockets.add(ws);
+      answered.set(ws, true);
+      ws.on("pong", () => answered.set(ws, true));
       ws.on("message", (data) => {
         // A handler's failure must never become an unhandled rejection (Node exits on one).
         onMessage(ws, data).catch((error: unknown) => {
@@ -122,6 +150,7 @@ export function createWsServer(core: WsCore, log: (line: string) => void = () =>
     },
     size: () => sockets.size,
     close() {
+      clearInterval(pinger);
       for (const unsubscribe of unsubscribes) unsubscribe();
       for (const ws of sockets) closeWith(ws, 1001, "The companion is shutting down.");
       sockets.clear();

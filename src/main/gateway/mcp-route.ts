@@ -15,7 +15,9 @@ import type { Refusal, Route } from "../http/listener";
 import { CONNECTION_REFUSED, INVALID_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND, sendJsonRpcError } from "./jsonrpc-errors";
 import { createToolServer, type ToolServer, type WhoAnswers } from "./tool-server";
 import { Catalog } from "./catalog";
-import { SessionEvents } from "./event-store";
+import { EventBudget, SessionEvents } from "./event-store";
+import { SessionCaps } from "./session-caps";
+import { boundStreamWrites } from "./stream-bound";
 import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
 import { gatewayChallenge, refusalMessage } from "../auth/gateway-refusal";
 
@@ -28,9 +30,16 @@ export interface GatewayOptions {
   version?: string;
   /**
    * A session with no open stream, no call in flight and no request for this long is ended: most
-   * agents just drop the connection instead of sending DELETE. Default 30 minutes.
+   * agents just drop the connection instead of sending DELETE. Default MCP_SESSION_IDLE_MS while
+   * few sessions are open, falling to `minIdleSessionMs` as they near a cap.
    */
   idleSessionMs?: number;
+  /** The idle deadline at a cap; default MCP_SESSION_IDLE_MIN_MS. */
+  minIdleSessionMs?: number;
+  /** Open sessions per credential and in all; defaults MAX_MCP_SESSIONS_PER_CREDENTIAL and _TOTAL. */
+  maxSessions?: { perCredential?: number; total?: number };
+  /** Bytes an event stream may hold for an agent that does not read it; default MAX_PEER_QUEUED_BYTES. */
+  maxQueuedBytes?: number;
   /**
    * Who answers a server's elicitation during an agent's call: "person" (the companion asks its
    * person; the default) or "agent" (the agent answers when it advertises elicitation; if it
@@ -47,7 +56,7 @@ const RETRY_MS = 1000;
 
 export interface GatewayRoute extends Route {
   /** Open agent sessions, for the settings view and tests. */
-  sessions(): Array<{ id: string; agent?: string }>;
+  sessions(): Array<{ id: string; agent?: string; credential: string; idle: boolean }>;
   /** Ends every session (app quit); in-flight calls are aborted, which withdraws their questions. */
   close(): Promise<void>;
 }
@@ -55,6 +64,8 @@ export interface GatewayRoute extends Route {
 interface Session {
   transport: NodeStreamableHTTPServerTransport;
   tools: ToolServer;
+  /** What authenticated the agent that opened it (guard.ts); sessions are counted per credential. */
+  credential: string;
   /** Responses still open (the GET stream, calls answering over SSE). */
   open: number;
   lastSeen: number;
@@ -103,14 +114,16 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     typeof elicitation === "function"
       ? elicitation
       : (agent: string): WhoAnswers => elicitation?.agents?.[agent] ?? elicitation?.default ?? "person";
-  const idleMs = options.idleSessionMs ?? 30 * 60_000;
-  const sweeper = setInterval(() => {
-    const now = Date.now();
-    for (const session of sessions.values()) {
-      if (session.open === 0 && now - session.lastSeen > idleMs) void session.transport.close().catch(() => {});
-    }
-  }, Math.min(idleMs, 60_000));
-  sweeper.unref();
+  const maxQueuedBytes = options.maxQueuedBytes;
+  const budget = new EventBudget();
+
+  function end(id: string, session: Session, why: string): void {
+    if (!sessions.delete(id)) return;
+    log(`gateway: ${session.tools.agent() ?? "an agent"}'s session ${id.slice(0, 8)} ended: ${why}`);
+    session.tools.abortAll();
+    void session.transport.close().catch(() => {});
+  }
+  const caps = new SessionCaps(sessions, end, { ...options.maxSessions, maxIdleMs: options.idleSessionMs, minIdleMs: options.minIdleSessionMs });
 
   /** Counts the response as open until it closes, so a live agent is never swept. */
   function track(session: Session, res: ServerResponse): void {
@@ -149,39 +162,70 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     }
   });
 
-  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown, credential: string): Promise<void> {
+    const refusal = caps.reserve(credential);
+    if (refusal) {
+      log(`gateway: a new session was refused: ${refusal}`);
+      sendJsonRpcError(res, 429, CONNECTION_REFUSED, refusal, { "retry-after": String(caps.retryAfterSeconds()) });
+      return;
+    }
+    // The reservation ends when the session is in the map (it then counts itself) or the initialize fails.
+    let reserved = true;
+    const release = () => {
+      if (reserved) caps.opened(credential);
+      reserved = false;
+    };
+    try {
+      await startSession(req, res, body, credential, release);
+    } finally {
+      release();
+    }
+  }
+
+  async function startSession(req: IncomingMessage, res: ServerResponse, body: unknown, credential: string, registered: () => void): Promise<void> {
     const tools = createToolServer({ source, catalog, whoAnswers, version, log, pollAfterMs: options.pollAfterMs });
+    // Event ids, a priming event and `retry` on every stream, and Last-Event-ID honoured on reconnect.
+    const events = new SessionEvents(budget);
     let id: string | undefined;
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      // Event ids, a priming event and `retry` on every stream, and Last-Event-ID honoured on reconnect.
-      eventStore: new SessionEvents(),
+      eventStore: events,
       retryInterval: RETRY_MS,
       onsessioninitialized: (sessionId) => {
         id = sessionId;
-        sessions.set(sessionId, { transport, tools, open: 0, lastSeen: Date.now() });
+        sessions.set(sessionId, { transport, tools, credential, open: 0, lastSeen: Date.now() });
+        registered();
         log(`gateway: ${tools.agent() ?? "an agent"} connected (session ${sessionId.slice(0, 8)})`);
       },
     });
     transport.onclose = () => {
       tools.abortAll();
       tools.dispose();
+      events.dispose();
       if (id !== undefined && sessions.delete(id)) log(`gateway: ${tools.agent() ?? "an agent"} disconnected (session ${id.slice(0, 8)})`);
     };
-    await tools.server.connect(transport);
-    await transport.handleRequest(req, res, body);
-    // A failed initialize never got a session; drop the server it was built for.
-    if (id === undefined) await tools.server.close().catch(() => {});
+    try {
+      await tools.server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      // A failed initialize never got a session; drop the server and the events it was built for.
+      if (id === undefined) {
+        events.dispose();
+        await tools.server.close().catch(() => {});
+      }
+    }
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, auth: { credential: string }): Promise<void> {
     const method = req.method ?? "GET";
     if (method !== "POST" && method !== "GET" && method !== "DELETE") {
       sendJsonRpcError(res, 405, CONNECTION_REFUSED, `Method ${method} is not allowed on /mcp; use POST, GET or DELETE.`, { allow: "POST, GET, DELETE" });
       return;
     }
     const sessionId = req.headers[SESSION_HEADER];
-    const session = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    // A session answers only the credential that opened it: another one is told it does not exist.
+    const found = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    const session = found?.credential === auth.credential ? found : undefined;
 
     if (method !== "POST") {
       if (typeof sessionId !== "string") {
@@ -190,6 +234,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
         sendJsonRpcError(res, 404, SESSION_NOT_FOUND, "Session not found: it ended or the companion restarted; initialize again.");
       } else {
         track(session, res);
+        boundStreamWrites(res, log, maxQueuedBytes);
         await session.transport.handleRequest(req, res);
       }
       return;
@@ -226,7 +271,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
         sendJsonRpcError(res, 400, CONNECTION_REFUSED, "Bad Request: an Mcp-Session-Id header is required; initialize first.");
         return;
       }
-      await openSession(req, res, body);
+      await openSession(req, res, body, auth.credential);
       return;
     }
     if (!session) {
@@ -251,6 +296,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       return;
     }
     sessionVersionGoverns(req, session.tools.server.getNegotiatedProtocolVersion());
+    boundStreamWrites(res, log, maxQueuedBytes);
     await session.transport.handleRequest(req, res, body);
   }
 
@@ -261,9 +307,9 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       const headers: Record<string, string> = refusal.status === 401 ? { "www-authenticate": gatewayChallenge() } : {};
       sendJsonRpcError(res, refusal.status, CONNECTION_REFUSED, refusalMessage(refusal.status, refusal.message), headers);
     },
-    sessions: () => [...sessions.entries()].map(([id, s]) => ({ id, agent: s.tools.agent() })),
+    sessions: () => [...sessions.entries()].map(([id, s]) => ({ id, agent: s.tools.agent(), credential: s.credential, idle: s.open === 0 })),
     async close() {
-      clearInterval(sweeper);
+      caps.close();
       unsubscribe();
       const open = [...sessions.values()];
       sessions.clear();

@@ -5,7 +5,15 @@ import type { IncomingMessage } from "node:http";
 import { timingSafeEqual, createHash } from "node:crypto";
 import { tryDecode } from "./request-target";
 
-export type GuardResult = { ok: true; via: "bearer" | "cookie" } | { ok: false; status: number; message: string };
+/**
+ * `credential` names what authenticated the request, for bounds kept per credential (the gateway's
+ * sessions): "gateway-token" for the bearer token, "page-session" for the page's cookie. Per-agent
+ * credentials, when they come, get ids of their own here.
+ */
+export type GuardResult = { ok: true; via: "bearer" | "cookie"; credential: string } | { ok: false; status: number; message: string };
+
+export const GATEWAY_TOKEN_CREDENTIAL = "gateway-token";
+export const PAGE_SESSION_CREDENTIAL = "page-session";
 
 export interface GuardOptions {
   /** The current bearer token (rotatable, so read on every request). */
@@ -126,7 +134,7 @@ function decide(req: IncomingMessage, options: GuardOptions): GuardResult {
 
   const bearer = bearerToken(req);
   if (bearer !== undefined) {
-    if (sameSecretOn(req.socket, bearer, options.token())) return { ok: true, via: "bearer" };
+    if (sameSecretOn(req.socket, bearer, options.token())) return { ok: true, via: "bearer", credential: GATEWAY_TOKEN_CREDENTIAL };
     return { ok: false, status: 401, message: "Refused: the bearer token is wrong." };
   }
 
@@ -143,7 +151,7 @@ function decide(req: IncomingMessage, options: GuardOptions): GuardResult {
         return { ok: false, status: 403, message: `Refused: Origin "${origin}" is not this page's origin.` };
       }
       const expected = options.cookie?.value() ?? options.token();
-      if (sameSecret(value, expected)) return { ok: true, via: "cookie" };
+      if (sameSecret(value, expected)) return { ok: true, via: "cookie", credential: PAGE_SESSION_CREDENTIAL };
       return { ok: false, status: 401, message: "Refused: the session has expired; open the link the companion printed." };
     }
   }

@@ -9,6 +9,13 @@ import { declaredTooLarge, HttpError, MAX_BODY_BYTES } from "./body";
 import { serveStatic } from "./static-files";
 import { parseTarget, targetPath } from "./request-target";
 import { discoveryRoute, gatewayChallenge } from "../auth/gateway-refusal";
+import {
+  HTTP_BODY_GRACE_MS,
+  HTTP_BODY_MIN_BYTES_PER_S,
+  HTTP_HEADERS_TIMEOUT_MS,
+  HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  HTTP_REQUEST_TIMEOUT_MS,
+} from "../limits";
 import { bindFailure, type PortClaim } from "./port-claim";
 import { proofRoute } from "./companion-proof";
 
@@ -17,7 +24,8 @@ export type Refusal = Extract<GuardResult, { ok: false }>;
 export interface Route {
   /** `/mcp` matches `/mcp`, `/mcp/…` and `/mcp?…`. */
   prefix: string;
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void> | void;
+  /** `auth.credential`: what authenticated the request (guard.ts), for bounds kept per credential. */
+  handle(req: IncomingMessage, res: ServerResponse, auth: { credential: string }): Promise<void> | void;
   /** Writes a refusal in the route's own error shape (JSON-RPC for /mcp); plain JSON otherwise. */
   refuse?(res: ServerResponse, refusal: Refusal): void;
   /**
@@ -42,6 +50,21 @@ export interface ListenerOptions {
   /** A page's authenticated WebSocket at /ws. */
   onSocket?(ws: WebSocket, req: IncomingMessage): void;
   log?: (line: string) => void;
+  /** Deadlines of a socket's requests; each defaults to its constant in limits.ts (tests lower them). */
+  deadlines?: Partial<SocketDeadlines>;
+}
+
+/** How long one peer may hold a socket without sending what it owes. */
+export interface SocketDeadlines {
+  /** The complete headers (HTTP_HEADERS_TIMEOUT_MS). */
+  headersMs: number;
+  /** The whole request, body included (HTTP_REQUEST_TIMEOUT_MS). */
+  requestMs: number;
+  /** An idle keep-alive socket (HTTP_KEEP_ALIVE_TIMEOUT_MS). */
+  keepAliveMs: number;
+  /** A body's grace, then its least average rate (HTTP_BODY_GRACE_MS, HTTP_BODY_MIN_BYTES_PER_S). */
+  bodyGraceMs: number;
+  bodyMinBytesPerS: number;
 }
 
 export interface Listener {
@@ -51,6 +74,8 @@ export interface Listener {
   /** The link to print: it carries the token once; the page trades it for a cookie. */
   pageUrl(): string;
   addRoute(route: Route): void;
+  /** The deadlines as the server holds them (for the settings view and tests). */
+  deadlines(): SocketDeadlines;
   close(): Promise<void>;
 }
 
@@ -86,20 +111,65 @@ function sendJsonError(res: ServerResponse, refusal: Refusal): void {
   res.end(JSON.stringify({ error: { status: refusal.status, message: refusal.message } }));
 }
 
-const REASONS: Record<number, string> = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 431: "Request Header Fields Too Large", 500: "Internal Server Error" };
+const REASONS: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  408: "Request Timeout",
+  431: "Request Header Fields Too Large",
+  500: "Internal Server Error",
+};
 
-/** A plain HTTP refusal written straight to a raw socket (an upgrade, a parse error). */
+/** How long a refused socket stays open after its answer, for the peer to read it. */
+const RAW_LINGER_MS = 500;
+
+/**
+ * A plain HTTP refusal written straight to a raw socket (an upgrade, a parse error, a deadline),
+ * then the socket is destroyed. `end()` alone only half-closes it: a peer that never reads and
+ * never closes its side would keep the socket, and its descriptor, for ever. What it still sends
+ * meanwhile is read and dropped, so closing does not reset the connection under the answer.
+ */
 function writeRaw(socket: Duplex, status: number, message: string): void {
   if (socket.destroyed) return;
+  const linger = setTimeout(() => socket.destroy(), RAW_LINGER_MS);
+  linger.unref();
+  socket.once("close", () => clearTimeout(linger));
+  if (!socket.writable) return void socket.destroy();
   // Header values come from our own messages, but a message may quote what the client sent.
   const body = message.replace(/[\r\n]+/g, " ");
   try {
     socket.end(
       `HTTP/1.1 ${status} ${REASONS[status] ?? "Bad Request"}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
+    socket.resume();
   } catch {
     socket.destroy();
   }
+}
+
+/**
+ * Node bounds the headers and the whole request, but not the pace of a body: one sent a byte a
+ * second holds its socket until requestTimeout. After a grace, the body must have arrived at an
+ * average rate of at least `minBytesPerS`, counted on the socket so nothing is read from it here.
+ */
+function watchBodyRate(req: IncomingMessage, deadlines: SocketDeadlines, log: (line: string) => void): void {
+  const length = Number(req.headers["content-length"] ?? 0);
+  if (!(length > 0) && req.headers["transfer-encoding"] === undefined) return;
+  const socket = req.socket;
+  const start = Date.now();
+  const startBytes = socket.bytesRead;
+  const timer = setInterval(() => {
+    if (req.complete || socket.destroyed) return clearInterval(timer);
+    const late = Date.now() - start - deadlines.bodyGraceMs;
+    if (late <= 0) return;
+    if (socket.bytesRead - startBytes >= (deadlines.bodyMinBytesPerS * late) / 1000) return;
+    clearInterval(timer);
+    log(`http: a request body arrived slower than ${deadlines.bodyMinBytesPerS} bytes/s; its socket was closed`);
+    socket.destroy();
+  }, Math.max(10, Math.min(1000, deadlines.bodyGraceMs / 4)));
+  timer.unref();
+  req.once("close", () => clearInterval(timer));
 }
 
 const BAD_TARGET = "Refused: the request target is not a valid path.";
@@ -110,7 +180,7 @@ function publicVerdict(req: IncomingMessage): GuardResult {
   if (!isLoopbackHost(host)) return { ok: false, status: 403, message: `Refused: Host "${host ?? ""}" is not a loopback name.` };
   const origin = req.headers.origin;
   if (origin !== undefined && !isLoopbackOrigin(String(origin))) return { ok: false, status: 403, message: "Refused: foreign Origin." };
-  return { ok: true, via: "bearer" };
+  return { ok: true, via: "bearer", credential: "public" };
 }
 
 export async function startListener(options: ListenerOptions): Promise<Listener> {
@@ -142,7 +212,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         return refuse({ ok: false, status: 413, message: `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.` });
       }
       try {
-        await route.handle(req, res);
+        await route.handle(req, res, { credential: verdict.credential });
       } catch (error) {
         const status = error instanceof HttpError ? error.status : 500;
         const message = error instanceof Error ? error.message : String(error);
@@ -177,10 +247,20 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     await serveStatic(options.staticDir, url.pathname, req, res);
   }
 
-  const server = createServer((req, res) => {
+  const deadlines: SocketDeadlines = {
+    headersMs: options.deadlines?.headersMs ?? HTTP_HEADERS_TIMEOUT_MS,
+    requestMs: options.deadlines?.requestMs ?? HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveMs: options.deadlines?.keepAliveMs ?? HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    bodyGraceMs: options.deadlines?.bodyGraceMs ?? HTTP_BODY_GRACE_MS,
+    bodyMinBytesPerS: options.deadlines?.bodyMinBytesPerS ?? HTTP_BODY_MIN_BYTES_PER_S,
+  };
+  // Node looks at the header and request deadlines only this often (30 s unless told).
+  const connectionsCheckingInterval = Math.max(10, Math.min(1000, deadlines.headersMs / 4));
+  const server = createServer({ connectionsCheckingInterval }, (req, res) => {
     // Neither a request nor its response may take the process down with an unhandled 'error'.
     req.on("error", () => {});
     res.on("error", () => {});
+    watchBodyRate(req, deadlines, log);
     onRequest(req, res).catch((error: unknown) => {
       log(`http: request failed: ${error instanceof Error ? error.message : String(error)}`);
       try {
@@ -191,11 +271,19 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     });
   });
 
-  // Bytes that are not HTTP (a bad request line, oversize headers): answer 400 and hang up. Without
-  // this handler Node does the same, but a socket error after that must not surface either.
+  // A peer that holds a socket without sending what it owes is cut off; sockets are descriptors,
+  // and a few hundred held ones lock every agent out.
+  server.headersTimeout = deadlines.headersMs;
+  server.requestTimeout = Math.max(deadlines.requestMs, deadlines.headersMs);
+  server.keepAliveTimeout = deadlines.keepAliveMs;
+
+  // Bytes that are not HTTP (a bad request line, oversize headers), or headers or a request past
+  // its deadline: answer 400, 431 or 408 where the socket still takes it, then destroy it
+  // (writeRaw). A socket error after that must not surface either.
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     socket.on("error", () => {});
-    if (error.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+    if (error.code === "ECONNRESET") return void socket.destroy();
+    if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") return writeRaw(socket, 408, "Refused: the request did not arrive in time.");
     writeRaw(socket, error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400, "Bad request.");
   });
 
@@ -251,6 +339,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     addRoute(route) {
       routes.push(route);
     },
+    deadlines: () => ({ ...deadlines, headersMs: server.headersTimeout, requestMs: server.requestTimeout, keepAliveMs: server.keepAliveTimeout }),
     close: () =>
       new Promise<void>((resolvePromise) => {
         for (const ws of wss.clients) ws.terminate();

@@ -6,7 +6,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
-import { MAX_SERVER_MESSAGE_BYTES } from "../limits";
+import { MAX_PEER_QUEUED_BYTES, MAX_SERVER_MESSAGE_BYTES, PEER_DRAIN_DEADLINE_MS } from "../limits";
+import { mebibytes, WriteBound } from "../base/write-bound";
 import { LineSplitter, LineTooLongError } from "../line-splitter";
 import { groupEnded, groupStarted } from "../process/groups";
 import { groupExists, signalGroup } from "../process/identity";
@@ -18,9 +19,14 @@ export interface GroupStdioOptions {
   cwd?: string;
   /** Grace between SIGTERM and SIGKILL on close. */
   killGraceMs?: number;
-  /** Told when the server sent a line past MAX_SERVER_MESSAGE_BYTES (it is being stopped), so
-   * the connection can fail with that reason (connection.ts, as for an HTTP body). */
+  /** Told when the companion stops the server for breaking a bound of its pipes: a line past
+   * MAX_SERVER_MESSAGE_BYTES on stdout, or more input waiting on its stdin than it reads (see
+   * `send`), so the connection can fail with that reason (connection.ts, as for an HTTP body). */
   onTooLarge?: (error: Error) => void;
+  /** Bytes that may wait on the server's stdin before one more message; default MAX_PEER_QUEUED_BYTES. */
+  maxQueuedBytes?: number;
+  /** A full stdin must drain within this; default PEER_DRAIN_DEADLINE_MS. */
+  drainDeadlineMs?: number;
 }
 
 const STDERR_TAIL_LINES = 20;
@@ -38,6 +44,11 @@ export class GroupStdioTransport implements Transport {
   private closing = false;
   /** The server broke the line framing: nothing more it sends is read. */
   private refused = false;
+  /** Its stdin, bounded: a server that stops reading is stopped, not fed without end. */
+  private input?: WriteBound;
+  /** Sends waiting for stdin to drain; they fail with the reason if the server is stopped. */
+  private readonly waiting = new Set<{ resolve: () => void; reject: (error: Error) => void }>();
+  private stopReason?: Error;
 
   constructor(private readonly options: GroupStdioOptions) {}
 
@@ -86,6 +97,7 @@ export class GroupStdioTransport implements Transport {
       });
       child.stdout?.on("data", (chunk: Buffer) => this.read(chunk));
       child.stdout?.on("error", (error) => this.onerror?.(error));
+      if (child.stdin) this.watchInput(child.stdin);
       child.stdin?.on("error", (error) => {
         // EPIPE after the child died is reported through close; anything else is news.
         if ((error as NodeJS.ErrnoException).code !== "EPIPE") this.onerror?.(error);
@@ -111,10 +123,7 @@ export class GroupStdioTransport implements Transport {
       // Nothing after an endless line can be trusted to start a message: stop the server, and
       // say why (supervision restarts it).
       this.refused = true;
-      const reason = new Error(`the server ${error.message}, so the companion stopped it`);
-      this.onerror?.(reason);
-      this.options.onTooLarge?.(reason);
-      void this.close();
+      this.stop(new Error(`the server ${error.message}, so the companion stopped it`));
       return;
     }
     for (const line of lines) {
@@ -130,16 +139,59 @@ export class GroupStdioTransport implements Transport {
     }
   }
 
+  /** Bytes written to the server's stdin that it has not read yet. */
+  queuedBytes(): number {
+    return this.input?.queuedBytes() ?? 0;
+  }
+
+  /**
+   * Writes one message; resolves once the pipe took it (at once, or on 'drain'). Every message the
+   * companion sends a server passes here (calls, answers, progress, cancel and ping notifications),
+   * so this is where a server that stops reading its stdin is caught: past the bound of queued
+   * bytes, or a full pipe that does not drain within the deadline, the server is stopped with the
+   * reason, and every send still waiting fails with it.
+   */
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
-      if (!stdin || stdin.destroyed) {
-        reject(new Error("the server process is not running"));
-        return;
-      }
-      if (stdin.write(serializeMessage(message))) resolve();
-      else stdin.once("drain", resolve);
+      if (this.stopReason) return reject(this.stopReason);
+      if (!stdin || stdin.destroyed) return reject(new Error("the server process is not running"));
+      if (this.input && !this.input.admit()) return reject(this.stopReason ?? new Error("the server stopped reading its input"));
+      const accepted = stdin.write(serializeMessage(message));
+      this.input?.wrote(accepted);
+      if (accepted) return resolve();
+      this.waiting.add({ resolve, reject });
     });
+  }
+
+  private watchInput(stdin: NonNullable<ChildProcess["stdin"]>): void {
+    this.input = new WriteBound(stdin, {
+      maxQueuedBytes: this.options.maxQueuedBytes ?? MAX_PEER_QUEUED_BYTES,
+      drainDeadlineMs: this.options.drainDeadlineMs ?? PEER_DRAIN_DEADLINE_MS,
+      onStall: ({ queuedBytes, why }) => {
+        const seconds = (this.options.drainDeadlineMs ?? PEER_DRAIN_DEADLINE_MS) / 1000;
+        const detail = why === "bytes" ? `${mebibytes(queuedBytes)} waiting` : `${mebibytes(queuedBytes)} waiting for ${seconds} s`;
+        this.stop(new Error(`stopped: it stopped reading its input (${detail})`));
+      },
+    });
+    stdin.on("drain", () => this.settleWaiting());
+    stdin.once("close", () => this.settleWaiting(this.stopReason ?? new Error("the server process is not running")));
+  }
+
+  private settleWaiting(error?: Error): void {
+    const waiting = [...this.waiting];
+    this.waiting.clear();
+    for (const w of waiting) (error ? w.reject(error) : w.resolve());
+  }
+
+  /** The companion ends the server for breaking a bound: say why, then stop it (supervision restarts it). */
+  private stop(reason: Error): void {
+    if (this.stopReason) return;
+    this.stopReason = reason;
+    this.settleWaiting(reason);
+    this.onerror?.(reason);
+    this.options.onTooLarge?.(reason);
+    void this.close();
   }
 
   /** Ends the whole process group: stdin EOF, SIGTERM, then SIGKILL after a grace period. */

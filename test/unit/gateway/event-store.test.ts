@@ -1,7 +1,7 @@
 // The gateway's per-session event store (SSE resumability): replay is of the named stream only
 // and only after the given event, an unknown id is refused, and the store stays bounded.
 import { describe, expect, it } from "vitest";
-import { SessionEvents } from "../../../src/main/gateway/event-store";
+import { EventBudget, SessionEvents } from "../../../src/main/gateway/event-store";
 
 const msg = (n: number, pad = "") => ({ jsonrpc: "2.0" as const, method: "notifications/message", params: { n, pad } });
 
@@ -38,5 +38,28 @@ describe("SessionEvents", () => {
     for (let i = 1; i <= 5; i++) await big.storeEvent("s", msg(i, "x".repeat(3 * 1024 * 1024)));
     const { sent } = await replay(big, start);
     expect(sent.map(([, m]) => (m as ReturnType<typeof msg>).params.n)).toEqual([4, 5]);
+  });
+});
+
+describe("EventBudget", () => {
+  it("bounds the bytes of every session together: the storing session sheds first, then the largest other", async () => {
+    const budget = new EventBudget(1_000_000);
+    const stores = Array.from({ length: 10 }, () => new SessionEvents(budget));
+    // Each store alone stays under its own 8 MiB; together they would hold ~5 MB.
+    for (let i = 0; i < 50; i++) for (const store of stores) await store.storeEvent("s", msg(i, "x".repeat(10_000)));
+    expect(budget.bytes).toBeLessThanOrEqual(1_000_000);
+    expect(stores.reduce((sum, s) => sum + s.size(), 0)).toBe(budget.bytes);
+    // Every session keeps its newest event for one reconnect.
+    for (const store of stores) expect(store.size()).toBeGreaterThan(0);
+  });
+
+  it("gives a session's bytes back when it ends", async () => {
+    const budget = new EventBudget(1_000_000);
+    const store = new SessionEvents(budget);
+    await store.storeEvent("s", msg(1, "y".repeat(5000)));
+    expect(budget.bytes).toBeGreaterThan(5000);
+    store.dispose();
+    expect(budget.bytes).toBe(0);
+    expect(budget.stores.size).toBe(0);
   });
 });

@@ -34,7 +34,7 @@ describe("isLoopbackOrigin", () => {
 
 describe("checkRequest", () => {
   it("accepts the right bearer token on a loopback Host without Origin", () => {
-    expect(checkRequest(req({ host: "127.0.0.1:7315", authorization: `Bearer ${TOKEN}` }), bearer)).toEqual({ ok: true, via: "bearer" });
+    expect(checkRequest(req({ host: "127.0.0.1:7315", authorization: `Bearer ${TOKEN}` }), bearer)).toEqual({ ok: true, via: "bearer", credential: "gateway-token" });
   });
   it("accepts a loopback Origin", () => {
     const r = checkRequest(req({ host: "localhost:7315", origin: "http://localhost:7315", authorization: `Bearer ${TOKEN}` }), bearer);
@@ -69,7 +69,7 @@ describe("checkRequest", () => {
     expect(checkRequest(req({ host: "127.0.0.1:7315", cookie: "tnc_session_7315=sess" }), bearer)).toMatchObject({ ok: false, status: 401 });
   });
   it("accepts the page's session cookie where allowed", () => {
-    expect(checkRequest(req({ host: "127.0.0.1:7315", cookie: "a=b; tnc_session_7315=sess" }), page)).toEqual({ ok: true, via: "cookie" });
+    expect(checkRequest(req({ host: "127.0.0.1:7315", cookie: "a=b; tnc_session_7315=sess" }), page)).toEqual({ ok: true, via: "cookie", credential: "page-session" });
     expect(
       checkRequest(req({ host: "127.0.0.1:7315", origin: "http://127.0.0.1:7315", cookie: "tnc_session_7315=sess" }), page),
     ).toMatchObject({ ok: true });
@@ -87,7 +87,7 @@ describe("checkRequest", () => {
       expect(r).toMatchObject({ ok: false, status: 400 });
     }
     // Another cookie's bad encoding is not ours to judge.
-    expect(checkRequest(req({ host: "127.0.0.1:7315", cookie: "other=%E0%A4%A; tnc_session_7315=sess" }), page)).toEqual({ ok: true, via: "cookie" });
+    expect(checkRequest(req({ host: "127.0.0.1:7315", cookie: "other=%E0%A4%A; tnc_session_7315=sess" }), page)).toEqual({ ok: true, via: "cookie", credential: "page-session" });
   });
   it("a foreign localhost page riding the cookie stays refused, well-formed or not", () => {
     for (const value of ["sess", "%E0%A4%A", "forged"]) {
