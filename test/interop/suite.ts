@@ -80,9 +80,16 @@ function specContents(result: any): unknown {
 }
 
 /** Polls until `check` holds or `ms` pass: notifications may trail the result on another stream. */
-async function settle(check: () => boolean, ms = 2000): Promise<void> {
+async function settle(counts: () => [number, number], ms = 2000): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  let last = "";
+  let steadySince = Date.now();
+  while (Date.now() < deadline) {
+    const now = JSON.stringify(counts());
+    if (now !== last) [last, steadySince] = [now, Date.now()];
+    else if (counts()[0] === counts()[1] && Date.now() - steadySince > 100) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 function textOf(result: any): string {
@@ -383,9 +390,14 @@ export function interopSuite(spec: LibrarySpec): void {
           expect(viaGateway.ok, viaGateway.error?.message).toBe(true);
           expect(stable(viaGateway.result)).toEqual(stable(viaDirect.result));
           const progress = (agent: Agent, mark: number) => agent.since(mark, "progress").map((e) => [e.params.progress, e.params.total, e.params.message]);
-          await settle(() => progress(gateway, gatewayMark).length >= progress(d, directMark).length);
-          expect({ server, progress: progress(gateway, gatewayMark) }).toEqual({ server, progress: progress(d, directMark) });
-          expect(progress(d, directMark).length).toBeGreaterThan(0);
+          await settle(() => [progress(gateway, gatewayMark).length, progress(d, directMark).length]);
+          // Every notification the library delivers directly also comes through the gateway, in
+          // order. (LangChain connected straight to server-everything over stdio drops the last
+          // one, which it receives just before the result; through the gateway it gets all.)
+          const ours = progress(gateway, gatewayMark);
+          const theirs = progress(d, directMark);
+          expect({ server, progress: ours.slice(0, theirs.length) }).toEqual({ server, progress: theirs });
+          expect(theirs.length).toBeGreaterThan(0);
         }
       });
     }
@@ -397,11 +409,15 @@ export function interopSuite(spec: LibrarySpec): void {
           ["mcpuse", { name: "count" }],
         ] as const) {
           const d = await direct(server);
+          // The companion passes a server's logs on once the agent has set a level (MCP lets a
+          // server choose what to send before logging/setLevel; fastmcp sends all, the gateway none).
+          await gateway.must("setLevel", { level: "info" });
+          await d.send("setLevel", { level: "info" });
           const directMark = d.events.length;
           const gatewayMark = gateway.events.length;
           await callBoth(server, call);
           const logs = (agent: Agent, mark: number) => agent.since(mark, "log").map((e) => [e.params.level, e.params.data]);
-          await settle(() => logs(gateway, gatewayMark).length >= logs(d, directMark).length);
+          await settle(() => [logs(gateway, gatewayMark).length, logs(d, directMark).length]);
           expect({ server, logs: logs(gateway, gatewayMark) }).toEqual({ server, logs: logs(d, directMark) });
           expect(logs(d, directMark).length).toBeGreaterThan(0);
         }
