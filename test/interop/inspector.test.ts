@@ -1,0 +1,13 @@
+// @modelcontextprotocol/inspector-cli as an agent through the companion's gateway: one CLI process
+// per op, so its latencies include a connect each time, through the gateway and directly alike.
+import { interopSuite } from "./suite";
+
+interopSuite({
+  library: "@modelcontextprotocol/inspector-cli 1.0.3",
+  script: "inspector.mjs",
+  clientName: "inspector-cli",
+  // A Node 22 process per op (1-3 s each on this machine): compare one stdio server of the 2025
+  // era, the 2026-07-28 one and the MCP Apps one.
+  compare: ["everything", "mcpuse", "apps"],
+  can: { elicitation: false, urlElicitation: false, inputRequired: false, sampling: false, roots: false, progress: false, logs: false, resources: true, prompts: true, completions: false },
+});
