@@ -30,9 +30,10 @@ function run(args) {
 const pairs = (flag, values) => Object.entries(values ?? {}).flatMap(([k, v]) => [flag, `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`]);
 
 serve({
+  // Every op is a connection of its own; connect only says where to.
   async connect(request) {
     target = request.target;
-    return { tools: (await run(["--method", "tools/list"])).tools.length };
+    return {};
   },
   listTools: async () => (await run(["--method", "tools/list"])).tools,
   callTool: async ({ name, arguments: args }) => run(["--method", "tools/call", "--tool-name", name, ...pairs("--tool-arg", args)]),
