@@ -59,6 +59,19 @@ server.addTool({
   execute: async () => JSON.stringify(server.sessions[0]?.roots ?? []),
 });
 
+server.addTool({
+  name: "ask_roots",
+  description: "Asks the client for its roots now and tells what came back: the list, or the error.",
+  parameters: z.object({}),
+  execute: async () => {
+    try {
+      return JSON.stringify(await server.sessions[0].server.listRoots());
+    } catch (error) {
+      return `error ${error.code ?? ""}: ${error.message}`;
+    }
+  },
+});
+
 server.addResource({ uri: "fastmcp://greeting", name: "Greeting", mimeType: "text/plain", load: async () => ({ text: "hello from fastmcp" }) });
 
 server.addPrompt({
