@@ -20,6 +20,19 @@ export default defineConfig({
         },
       },
       {
+        test: {
+          name: "interop",
+          environment: "node",
+          // Real outside MCP clients (as agents, under Node 22) and servers around a real companion;
+          // one file per client library so the two workers run two libraries at once.
+          include: ["test/interop/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
         // Svelte component tests in jsdom. Svelte 5 must resolve to its browser build ("browser"
         // condition), or mount() is the server stub; svelteTesting also adds auto-cleanup.
         plugins: [svelte({ configFile: false }), svelteTesting()],
