@@ -86,3 +86,30 @@ export const MAX_PATTERN_STEPS = 400_000;
  * streams without ever ending a message cannot grow the companion's memory without end. Past it
  * the connection is closed with the reason (a stdio server is stopped), or the fast call fails. */
 export const MAX_SERVER_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+// ---- Scale: many servers, many large tools, floods of refused questions ----
+
+/** Server connects in flight at once (start-up, restarts, config edits). A config may name
+ * thousands of servers; connecting all at once opens as many sockets and handshakes whose
+ * callbacks crowd out agents' requests. 16 keeps a typical config (tens of servers) fully
+ * parallel (they connect in a few hundred ms), and a server that never answers holds one slot only until its connect times out. */
+export const MAX_CONCURRENT_CONNECTS = 16;
+
+/** The whole servers list goes to pages at most this often while servers keep changing (each
+ * change of one server still reaches the pages within this). Building and sending the list costs
+ * time in the number of servers, so with thousands of them it must not happen per event. */
+export const SERVERS_EVENT_INTERVAL_MS = 100;
+
+/** A tool's description in the servers list: the start of it, enough to recognise the tool. The
+ * list carries every tool of every server, and a description is not bounded by the server. */
+export const MAX_TOOL_DESCRIPTION_IN_LIST = 1000;
+
+/** A tool's description when one tool is sent whole (`tools:get`): several screens of text, far
+ * under the bound of one message to a page. */
+export const MAX_TOOL_DESCRIPTION_TO_PAGE = 64 * 1024;
+
+/** One message to a page over the WebSocket (a result or an event). A message past it is not
+ * sent: a result fails that one call with `too-large`, an event is dropped with a log line, and
+ * the socket lives on. The same as what a page may send (MAX_BODY_BYTES): a page's list is sent
+ * in pieces well under it (summaries, one tool whole on demand). */
+export const MAX_WS_MESSAGE_BYTES = MAX_BODY_BYTES;
