@@ -220,6 +220,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const servers = (): ServerView[] => serverViews.list();
 
   const settings = new SettingsState(options.platform, secrets, () => token !== "");
+  if (history) settings.setHistorySize(() => ({ bytes: history.store.sizeBytes(), budgetBytes: history.store.budgetBytes }));
   await settings.refreshSecretNames();
 
   const unsubscribes = [

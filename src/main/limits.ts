@@ -113,3 +113,21 @@ export const MAX_TOOL_DESCRIPTION_TO_PAGE = 64 * 1024;
  * the socket lives on. The same as what a page may send (MAX_BODY_BYTES): a page's list is sent
  * in pieces well under it (summaries, one tool whole on demand). */
 export const MAX_WS_MESSAGE_BYTES = MAX_BODY_BYTES;
+
+/** Refused questions (refused or expired before they were ever shown) recorded one by one per
+ * asker per minute; past it, the asker's further refusals that minute are one row with a count.
+ * A few rows show what the asker sent; thousands of the same say nothing more. */
+export const HISTORY_REFUSED_ROWS_PER_SOURCE_PER_MINUTE = 3;
+
+/** Rows of refused questions per minute over all askers (their own rows and count rows). An agent
+ * picks its own X-Agent-Name, so a flood can come from a new "asker" each time: past this, the
+ * minute's further refusals from anyone are one row with a count. */
+export const HISTORY_REFUSED_ROWS_PER_MINUTE = 60;
+
+/** History's database at most (what its rows, indexes and search index take): years of a
+ * person's questions fit in a few MiB; past it the oldest records go first. */
+export const HISTORY_BUDGET_BYTES = 64 * 1024 * 1024;
+
+/** What one asker's records may take of it (its prompts, fields and answers as stored): one
+ * noisy server or agent cannot push everyone else's records out. */
+export const HISTORY_SOURCE_BUDGET_BYTES = 16 * 1024 * 1024;
