@@ -50,7 +50,7 @@ describe("ServerViews", () => {
   });
 
   it("lists tools as summaries: no schema, the description cut and marked", () => {
-    const tool = { name: "s_t", server: "s", tool: "t", description: "d".repeat(MAX_TOOL_DESCRIPTION_IN_LIST + 5), inputSchema: { type: "object" } } as McpTool;
+    const tool = { name: "s_t", server: "s", tool: "t", description: "d".repeat(MAX_TOOL_DESCRIPTION_IN_LIST + 5), inputSchema: { type: "object" } } as unknown as McpTool;
     const summary = toolSummary(tool);
     expect(summary).not.toHaveProperty("inputSchema");
     expect(summary.description).toHaveLength(MAX_TOOL_DESCRIPTION_IN_LIST);
