@@ -55,12 +55,12 @@ const MINUTE_MS = 60_000;
 /** The count row of the minute's refusals past the all-askers cap. */
 const EVERYONE = "\u0000everyone";
 
-/** One asker's refusals this minute: how many got a row, and the count row for the rest. */
+/** One asker's questions this minute that got a row of their own. */
 interface Tally {
   rows: number;
-  /** The count row once there is one; a promise-free holder, filled in when it is written. */
-  counted?: { rowId?: number };
 }
+/** A question withdrawn or expired this soon after arriving was never in front of the person. */
+const UNSEEN_MS = 2000;
 
 interface Write {
   what: string;
@@ -238,6 +238,7 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
         return;
       }
       case "withdrawn":
+        if (unseen(event, now())) return;
         settle(event.id, withdrawSettlement(event, now()));
         return;
       case "refused": {
@@ -256,45 +257,71 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
   let minute = -1;
   let rowsThisMinute = 0;
   const tallies = new Map<string, Tally>();
-  const refused = (event: Extract<InboxEvent, { type: "refused" }>, at: number) => {
+  const counts = new Map<string, { rowId?: number }>();
+  /**
+   * Whether a question that was never shown gets a row of its own this minute (true), or is
+   * counted into its asker's count row (or everyone's, past the minute's rows) of that outcome.
+   */
+  const keepWhole = (source: PendingEntry["source"], request: Request, outcome: Settlement["outcome"], reason: string, at: number): boolean => {
     const thisMinute = Math.floor(at / MINUTE_MS);
     if (thisMinute !== minute) {
       minute = thisMinute;
       rowsThisMinute = 0;
       tallies.clear();
+      counts.clear();
     }
-    const reason = event.reason.slice(0, 1000);
-    const key = sourceKey(event.source);
+    const key = sourceKey(source);
     let tally = tallies.get(key);
     if (!tally && rowsThisMinute < perMinute) tallies.set(key, (tally = { rows: 0 }));
     if (tally && tally.rows < perSource) {
       tally.rows++;
       rowsThisMinute++;
-      note(event.source);
-      const question = questionRecord(event.request, event.source, at);
-      enqueue("refused", () => void store.insert({ ...question, outcome: "refused", by: "companion", reason, settledAt: at }));
-      return;
+      note(source);
+      return true;
     }
     // Counted: into this asker's count row, or everyone's once the minute's rows are used up.
-    const countKey = tally ? key : EVERYONE;
-    let holder = tally?.counted ?? tallies.get(EVERYONE)?.counted;
+    let countKey = tally ? key : EVERYONE;
+    if (countKey !== EVERYONE && !counts.has(`${key}\n${outcome}`) && rowsThisMinute >= perMinute) countKey = EVERYONE;
+    const holder = counts.get(`${countKey}\n${outcome}`);
     if (holder) {
-      const counted = holder;
-      enqueue("refused again", () => {
-        if (counted.rowId !== undefined) store.repeat(counted.rowId, at);
+      enqueue("counted again", () => {
+        if (holder.rowId !== undefined) store.repeat(holder.rowId, at);
       });
-      return;
+      return false;
     }
-    holder = {};
-    if (tally) tally.counted = holder;
-    else tallies.set(EVERYONE, { rows: 0, counted: holder });
+    const made: { rowId?: number } = {};
+    counts.set(`${countKey}\n${outcome}`, made);
     rowsThisMinute++;
-    const who = countKey === EVERYONE ? "several askers" : (event.source.server ?? event.source.agent ?? "agent");
-    const question = questionRecord({ ...event.request, prompt: `More questions refused from ${who} within this minute` }, countKey === EVERYONE ? {} : event.source, at);
-    const made = holder;
-    enqueue("refused, counted", () => {
-      made.rowId = store.insert({ ...question, fields: [], outcome: "refused", by: "companion", reason, settledAt: at });
+    const who = countKey === EVERYONE ? "several askers" : (source.server ?? source.agent ?? "agent");
+    const verb = outcome === "refused" ? "refused" : outcome === "expired" ? "expired before they were answered" : "withdrawn before they were answered";
+    const question = questionRecord({ ...request, prompt: `More questions ${verb} from ${who} within this minute` }, countKey === EVERYONE ? {} : source, at);
+    enqueue("counted", () => {
+      made.rowId = store.insert({ ...question, fields: [], outcome, by: "companion", reason, settledAt: at });
     });
+    return false;
+  };
+
+  const refused = (event: Extract<InboxEvent, { type: "refused" }>, at: number) => {
+    const reason = event.reason.slice(0, 1000);
+    if (!keepWhole(event.source, event.request, "refused", reason, at)) return;
+    const question = questionRecord(event.request, event.source, at);
+    enqueue("refused", () => void store.insert({ ...question, outcome: "refused", by: "companion", reason, settledAt: at }));
+  };
+
+  /**
+   * A question withdrawn (or expired) within moments of arriving was never seen by the person:
+   * past the rate, its row goes and it is counted instead, as a refusal is.
+   */
+  const unseen = (event: Extract<InboxEvent, { type: "withdrawn" }>, at: number): boolean => {
+    const entry = open.get(event.id);
+    if (!entry || at - entry.question.receivedAt > UNSEEN_MS) return false;
+    const settlement = withdrawSettlement(event, at);
+    const source = { ...(entry.question.server !== undefined ? { server: entry.question.server } : {}), ...(entry.question.agent !== undefined ? { agent: entry.question.agent } : {}) };
+    const request = { id: entry.question.requestId, kind: entry.question.kind, prompt: "" };
+    if (keepWhole(source, request, settlement.outcome, settlement.reason ?? "", at)) return false;
+    open.delete(event.id);
+    enqueue("unseen", () => void store.forgetPending(entry.question.requestId));
+    return true;
   };
 
   const sweep = (): number => {

@@ -321,6 +321,11 @@ export class HistoryStore {
     });
   }
 
+  /** Removes the pending row of `requestId` (a question counted instead of kept); false when none. */
+  forgetPending(requestId: string): boolean {
+    return this.run("forget", (db) => this.statement(db, "DELETE FROM questions WHERE request_id = ? AND outcome = 'pending'").run(requestId).changes > 0);
+  }
+
   /** Counts one more refusal into row `rowId` (a flood grouped); false when the row is gone. */
   repeat(rowId: number, at: number): boolean {
     return this.run("repeat", (db) =>

@@ -9,7 +9,7 @@ import { createCore, type Core } from "../../../src/main/core";
 import { startCompanionServer } from "../../../src/main/http/companion-server";
 import { browserPlatform } from "../../../src/main/serve";
 import { HistoryStore } from "../../../src/main/history/store";
-import { HISTORY_REFUSED_ROWS_PER_MINUTE } from "../../../src/main/limits";
+import { HISTORY_REFUSED_ROWS_PER_MINUTE, HISTORY_REFUSED_ROWS_PER_SOURCE_PER_MINUTE } from "../../../src/main/limits";
 
 let core: Core | undefined;
 afterEach(async () => {
@@ -72,6 +72,53 @@ describe("a flood of expired /v1/requests", { timeout: 60_000 }, () => {
       expect(grew).toBeLessThan((HISTORY_REFUSED_ROWS_PER_MINUTE + 1) * minutes * 64 * 1024);
       expect(settings.history).toMatchObject({ budgetBytes: 64 * 1024 * 1024 });
       expect(settings.history!.bytes).toBeGreaterThan(0);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("questions an agent posts and withdraws at once (never seen) are counted the same way", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tnc-flood-"));
+    const historyPath = join(dir, "history.db");
+    core = await createCore({ config: { mcpServers: {} }, platform: browserPlatform, historyPath });
+    const server = await startCompanionServer(core, { port: 0, staticDir: dir });
+    const prompt = "w".repeat(20_000);
+    const started = Date.now();
+    let posted = 0;
+    while (Date.now() - started < 2000) {
+      const id = `w-${posted++}`;
+      const added = new Promise<void>((resolve) => {
+        const off = core!.inbox.on((event) => {
+          if (event.type === "added" && event.entry.request.id === id) {
+            off();
+            resolve();
+          }
+        });
+      });
+      const abort = new AbortController();
+      const res = fetch(`${server.url}/v1/requests`, {
+        method: "POST",
+        signal: abort.signal,
+        headers: { authorization: `Bearer ${core.token()}`, "content-type": "application/json", "x-agent-name": "deploy-bot" },
+        body: JSON.stringify({ id, kind: "input", prompt }),
+      }).catch(() => undefined);
+      await added;
+      abort.abort();
+      await res;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await core.close();
+    core = undefined;
+    const store = new HistoryStore({ path: historyPath });
+    try {
+      const rows = store.list({ agent: "deploy-bot", limit: 1000 }).items;
+      const counted = rows.reduce((sum, r) => sum + (r.repeats ?? 1), 0);
+      console.log(`history-flood (withdrawn): ${JSON.stringify({ posted, rows: rows.length, counted })}`);
+      expect(posted).toBeGreaterThan(20);
+      expect(counted).toBe(posted);
+      expect(rows.length).toBeLessThanOrEqual(2 * (HISTORY_REFUSED_ROWS_PER_SOURCE_PER_MINUTE + 1));
+      expect(rows.some((r) => r.outcome === "withdrawn" && (r.repeats ?? 0) > 1 && /withdrawn before they were answered/.test(r.prompt))).toBe(true);
     } finally {
       store.close();
     }
