@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import type { EventChannel, EventMap, ServerView, Settings } from "../shared/contract";
 import { Inbox, inboxWaitFor, type InboxOptions } from "./inbox";
 import type { McpSource } from "./mcp/types";
-import { startMcp } from "./mcp/source";
+import { startMcp, type StartedMcp } from "./mcp/source";
 import { createHandlers, type Handlers } from "./api/handlers";
 import { createServerManagementHandlers } from "./api/server-handlers";
 import { createAgentsHandlers } from "./api/agents-handlers";
@@ -28,6 +28,8 @@ import { readWhoAnswers, whoAnswersFor, type WhoAnswersSetting } from "./gateway
 import type { WhoAnswers } from "./gateway/tool-server";
 import { parseConfig, type SkippedEntry } from "./mcp/config";
 import { superviseSource, type RuntimeSource } from "./mcp/supervisor";
+import { CONFIG_ERROR_ENTRY, listChangeNotifier, ServerViews } from "./api/server-views";
+import { SERVERS_EVENT_INTERVAL_MS } from "./limits";
 
 export type { Platform } from "./api/settings-state";
 export type { Handlers } from "./api/handlers";
@@ -103,7 +105,12 @@ function createEvents() {
     emit<E extends EventChannel>(event: E, raw: EventMap[E]): void {
       const set = listeners.get(event);
       if (!set || set.size === 0) return;
-      const payload = secretScrubber.scrubValue(raw);
+      this.emitScrubbed(event, secretScrubber.scrubValue(raw));
+    },
+    /** For a payload made of pieces each scrubbed already (the servers list): not walked again. */
+    emitScrubbed<E extends EventChannel>(event: E, payload: EventMap[E]): void {
+      const set = listeners.get(event);
+      if (!set || set.size === 0) return;
       for (const listener of set) {
         try {
           (listener as (payload: EventMap[E]) => void)(payload);
@@ -112,12 +119,12 @@ function createEvents() {
         }
       }
     },
+    listening: (event: EventChannel) => (listeners.get(event)?.size ?? 0) > 0,
     clear: () => listeners.clear(),
   };
 }
 
-/** The name under which a whole-file config error shows in the servers view. */
-export const CONFIG_ERROR_ENTRY = "MCP config";
+export { CONFIG_ERROR_ENTRY };
 
 export async function createCore(options: CoreOptions): Promise<Core> {
   // Secrets stay with their servers: whatever a server echoes back (an error body repeating our
@@ -174,7 +181,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     storeSecret: (name: string, value: string) => secrets.set(name, value),
     ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
   };
-  let started: { source: McpSource; ready: Promise<void> };
+  let started: StartedMcp;
   try {
     started = startMcp(config, loadOptions);
   } catch (error) {
@@ -182,44 +189,46 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     started = startMcp({}, loadOptions);
   }
   const { source, ready } = started;
+  // One server's event recomputes that server's view only, and the list goes out at most every
+  // SERVERS_EVENT_INTERVAL_MS however many servers change: start-up with thousands of servers
+  // must not cost each event a walk (and a scrub) of all of them.
+  const serverViews = new ServerViews({
+    source,
+    configError: () => (supervisor ? supervisor.configError() : configError),
+    scrub: (value) => secretScrubber.scrubValue(value),
+    scrubGeneration: () => secretScrubber.generation,
+  });
+  const serversChanged = listChangeNotifier({
+    intervalMs: SERVERS_EVENT_INTERVAL_MS,
+    listening: () => events.listening("servers:changed"),
+    send: () => events.emitScrubbed("servers:changed", serverViews.list()),
+  });
+  // From the start, so no kept view misses its server's event.
+  const offServerEvents = source.on((event) => {
+    if (event.type === "notification") return;
+    if (event.type === "status") serverViews.invalidate(event.status.name);
+    else serverViews.invalidateTools(event.server);
+    serversChanged.changed();
+  });
   // Servers from a config file are kept running and follow its edits (mcp/supervisor.ts).
   const supervisor = options.config === undefined && options.configPath
     ? superviseSource(source as RuntimeSource, { configPath: options.configPath, initialError: configError, log, onConfig: (c) => {
       registerConfiguredSecrets(c, secretScrubber);
       whoAnswers = readWhoAnswersLogged(c, log);
-    }, onConfigError: () => events.emit("servers:changed", rawServers()) })
+    }, onConfigError: () => serversChanged.changed() })
     : undefined;
   if (!options.connectInBackground) await ready;
   if (configError) log(`config: ${configError}`);
 
-  const rawServers = (): ServerView[] => {
-    const tools = source.tools;
-    const views: ServerView[] = source.servers().map((status) => ({
-      ...status,
-      tools: tools
-        .filter((t) => t.server === status.name)
-        .map((t) => ({
-          name: t.name,
-          server: t.server,
-          tool: t.tool,
-          ...(t.title !== undefined ? { title: t.title } : {}),
-          description: t.description,
-          inputSchema: t.inputSchema,
-        })),
-    }));
-    const fileError = supervisor ? supervisor.configError() : configError;
-    if (fileError) views.unshift({ name: CONFIG_ERROR_ENTRY, state: "failed", error: fileError, toolCount: 0, tools: [] });
-    return views;
-  };
-  // Status errors quote what servers answered, and servers echo request headers.
-  const servers = (): ServerView[] => secretScrubber.scrubValue(rawServers());
+  const servers = (): ServerView[] => serverViews.list();
 
   const settings = new SettingsState(options.platform, secrets, () => token !== "");
+  if (history) settings.setHistorySize(() => ({ bytes: history.store.sizeBytes(), budgetBytes: history.store.budgetBytes }));
   await settings.refreshSecretNames();
 
   const unsubscribes = [
     inbox.on((event) => events.emit("inbox:event", event)),
-    source.on(() => events.emit("servers:changed", rawServers())),
+    offServerEvents,
     settings.on((value) => events.emit("settings:changed", value)),
     rules.on((list) => events.emit("rules:changed", list)),
   ];
@@ -229,7 +238,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...rules.handlers,
     // Agents are connected to this run's listener; a literal token (Zed over HTTP, chosen) is the current one.
     ...createAgentsHandlers({ companionUrl: () => listeners[0]?.url, cli: () => cliCommand(), token: () => token, tokenKept: () => tokenPlace(secrets) }),
-    ...createServerManagementHandlers({ supervisor, auth, configPath: options.config === undefined ? options.configPath : undefined, servers, secrets }),
+    ...createServerManagementHandlers({ supervisor, auth, configPath: options.config === undefined ? options.configPath : undefined, servers, secrets, source: () => source }),
     ...createHandlers({
     inbox,
     source: () => source,
@@ -284,6 +293,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           log(`mcp: close failed: ${(error as Error).message}`);
         }
         for (const unsubscribe of unsubscribes) unsubscribe();
+        serversChanged.close();
         settings.close();
         await Promise.allSettled([...listeners.map((l) => l.close()), oauthCallback.close()]);
         events.clear();

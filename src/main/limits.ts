@@ -148,3 +148,48 @@ export const MAX_PAGE_SOCKET_QUEUED_BYTES = 16 * 1024 * 1024;
 /** Output waiting for one peer must drain within this once the pipe or socket is full, or the
  * peer is dropped as above: a reader that is alive empties a loopback buffer in milliseconds. */
 export const PEER_DRAIN_DEADLINE_MS = 30_000;
+
+// ---- Scale: many servers, many large tools, floods of refused questions ----
+
+/** Server connects in flight at once (start-up, restarts, config edits). A config may name
+ * thousands of servers; connecting all at once opens as many sockets and handshakes whose
+ * callbacks crowd out agents' requests. 16 keeps a typical config (tens of servers) fully
+ * parallel (they connect in a few hundred ms), and a server that never answers holds one slot only until its connect times out. */
+export const MAX_CONCURRENT_CONNECTS = 16;
+
+/** The whole servers list goes to pages at most this often while servers keep changing (each
+ * change of one server still reaches the pages within this). Building and sending the list costs
+ * time in the number of servers, so with thousands of them it must not happen per event. */
+export const SERVERS_EVENT_INTERVAL_MS = 100;
+
+/** A tool's description in the servers list: the start of it, enough to recognise the tool. The
+ * list carries every tool of every server, and a description is not bounded by the server. */
+export const MAX_TOOL_DESCRIPTION_IN_LIST = 1000;
+
+/** A tool's description when one tool is sent whole (`tools:get`): several screens of text, far
+ * under the bound of one message to a page. */
+export const MAX_TOOL_DESCRIPTION_TO_PAGE = 64 * 1024;
+
+/** One message to a page over the WebSocket (a result or an event). A message past it is not
+ * sent: a result fails that one call with `too-large`, an event is dropped with a log line, and
+ * the socket lives on. The same as what a page may send (MAX_BODY_BYTES): a page's list is sent
+ * in pieces well under it (summaries, one tool whole on demand). */
+export const MAX_WS_MESSAGE_BYTES = MAX_BODY_BYTES;
+
+/** Refused questions (refused or expired before they were ever shown) recorded one by one per
+ * asker per minute; past it, the asker's further refusals that minute are one row with a count.
+ * A few rows show what the asker sent; thousands of the same say nothing more. */
+export const HISTORY_REFUSED_ROWS_PER_SOURCE_PER_MINUTE = 3;
+
+/** Rows of refused questions per minute over all askers (their own rows and count rows). An agent
+ * picks its own X-Agent-Name, so a flood can come from a new "asker" each time: past this, the
+ * minute's further refusals from anyone are one row with a count. */
+export const HISTORY_REFUSED_ROWS_PER_MINUTE = 60;
+
+/** History's database at most (what its rows, indexes and search index take): years of a
+ * person's questions fit in a few MiB; past it the oldest records go first. */
+export const HISTORY_BUDGET_BYTES = 64 * 1024 * 1024;
+
+/** What one asker's records may take of it (its prompts, fields and answers as stored): one
+ * noisy server or agent cannot push everyone else's records out. */
+export const HISTORY_SOURCE_BUDGET_BYTES = 16 * 1024 * 1024;

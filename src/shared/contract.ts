@@ -5,10 +5,17 @@ export type { TokenKept } from "./agents";
 import { HISTORY_INVOKE_CHANNELS, type HistoryInvokeMap } from "./history";
 import { RULES_EVENT_CHANNELS, RULES_INVOKE_CHANNELS, type RulesEventMap, type RulesInvokeMap } from "./rules";
 import type { ServerImportArg, ServerImportPlan, ServerImportResult } from "./server-import";
-import type { Answer, InboxEvent, PendingEntry, ServerStatus, ToolInfo, ToolRunResult } from "./types";
+import type { Answer, InboxEvent, PendingEntry, ServerStatus, ToolInfo, ToolRunResult, ToolSummary } from "./types";
 
 export interface ServerView extends ServerStatus {
-  tools: ToolInfo[];
+  /** Names, titles and the start of each description; `tools:get` has a tool whole. */
+  tools: ToolSummary[];
+}
+
+/** How big History is, and the most it may grow to (the oldest records go first past it). */
+export interface HistorySize {
+  bytes: number;
+  budgetBytes: number;
 }
 
 export interface Settings {
@@ -21,6 +28,8 @@ export interface Settings {
   keychain: { available: boolean; detail: string };
   /** Names only; the renderer never sees a secret's value. */
   secretNames: string[];
+  /** Absent when this companion keeps no history. */
+  history?: HistorySize;
 }
 
 /**
@@ -58,6 +67,8 @@ export interface ServerManagementInvokeMap {
   "servers:import": [ServerImportArg, ServerImportResult];
   /** No config file of the companion's own yet (show the first run), and the path in use. */
   "app:firstRun": [void, { firstRun: boolean; configPath: string }];
+  /** One tool whole (its input schema too), when the person opens it in the Servers view. */
+  "tools:get": [{ tool: string }, ToolInfo];
 }
 
 export const SERVER_MANAGEMENT_CHANNELS = [
@@ -70,6 +81,7 @@ export const SERVER_MANAGEMENT_CHANNELS = [
   "servers:signIn",
   "servers:signOut",
   "app:firstRun",
+  "tools:get",
 ] as const satisfies readonly (keyof ServerManagementInvokeMap)[];
 
 export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManagementInvokeMap, AgentsInvokeMap {

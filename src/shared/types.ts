@@ -89,7 +89,12 @@ export interface ServerStatus {
   signedIn?: boolean;
 }
 
-export interface ToolInfo {
+/**
+ * A tool as the servers list carries it: no input schema, the description cut to its start
+ * (`descriptionCut` then). A server may offer a thousand tools of a quarter MiB each; the list
+ * stays small and the page asks for one tool whole (`tools:get`) when the person opens it.
+ */
+export interface ToolSummary {
   /** `sanitize(server) + "_" + sanitize(tool)`. */
   name: string;
   server: string;
@@ -97,6 +102,11 @@ export interface ToolInfo {
   tool: string;
   title?: string;
   description: string;
+  descriptionCut?: true;
+}
+
+/** One tool whole, as `tools:get` returns it. */
+export interface ToolInfo extends ToolSummary {
   inputSchema: Record<string, unknown>;
 }
 

@@ -10,6 +10,7 @@ import { createCore, CONFIG_ERROR_ENTRY, type Core } from "../../src/main/core";
 import { browserPlatform } from "../../src/main/serve";
 import type { InboxEvent } from "../../src/shared/types";
 import type { ServerView } from "../../src/shared/contract";
+import { becomesTrue } from "../helpers/becomes-true";
 
 const require = createRequire(import.meta.url);
 export const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
@@ -198,6 +199,8 @@ describe("core that connects in the background", () => {
       core.events.on("servers:changed", (v) => views.push(v));
       await core.ready;
       expect(core.servers()[0]).toMatchObject({ name: "everything", state: "connected" });
+      // Views hear of changes coalesced, within SERVERS_EVENT_INTERVAL_MS.
+      await becomesTrue(() => views.at(-1)?.[0]?.state === "connected", 2000);
       expect(views.at(-1)?.[0]).toMatchObject({ state: "connected" });
       expect(views.at(-1)?.[0].tools.length).toBeGreaterThan(0);
     } finally {

@@ -128,14 +128,17 @@ describe("history through a real Inbox", () => {
     expect(again.list().items.map((r) => [r.requestId, r.outcome, r.by])).toEqual([["bye", "cancelled", "companion"]]);
   });
 
-  it("groups a flood of refusals from one asker into one row with a count", async () => {
+  it("keeps the first refusals of a flood from one asker whole, then counts the rest in one row", async () => {
     const { inbox, store, recorder } = setup();
     const asked = Array.from({ length: 30 }, (_, i) => inbox.waitFor(form(`f${i}`), { source: { server: "noisy" } }));
     const other = inbox.waitFor(form("calm"), { source: { server: "calm" } });
     await recorder.flush();
+    // Newest first: the count row (f11 onwards, 19 refusals), then f10, f9, f8 whole.
     const refused = store.list({ outcome: "refused" }).items;
-    expect(refused).toHaveLength(1);
-    expect(refused[0]).toMatchObject({ server: "noisy", requestId: "f8", repeats: 22, reason: expect.stringMatching(/already has 8 questions waiting/) });
+    expect(refused.map((r) => r.requestId)).toEqual(["f11", "f10", "f9", "f8"]);
+    expect(refused[0]).toMatchObject({ server: "noisy", repeats: 19, prompt: "More questions refused from noisy within this minute", reason: expect.stringMatching(/already has 8 questions waiting/) });
+    expect(refused[3]).toMatchObject({ server: "noisy", reason: expect.stringMatching(/already has 8 questions waiting/) });
+    expect(refused[3].repeats).toBeUndefined();
     expect(store.list({ outcome: "pending" }).items).toHaveLength(9);
     inbox.close();
     await Promise.all([...asked, other]);

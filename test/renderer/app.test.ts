@@ -1,7 +1,7 @@
 import { describe, it, expect, vi } from "vitest";
 import { render, screen, fireEvent, within, waitFor } from "@testing-library/svelte";
 import App from "../../src/renderer/App.svelte";
-import { fakeApi, entry, formEntry, ok, settings } from "./fake-api";
+import { fakeApi, entry, formEntry, ok, settings, type FakeServerView } from "./fake-api";
 import { everythingSchema } from "./fixtures/everything-elicitation";
 import type { ServerView } from "../../src/shared/contract";
 import type { ToolRunResult } from "../../src/shared/types";
@@ -11,7 +11,7 @@ function start(api = fakeApi()) {
   return api;
 }
 
-const servers: ServerView[] = [
+const servers: FakeServerView[] = [
   {
     name: "everything",
     state: "connected",
@@ -161,7 +161,9 @@ describe("App: inbox", () => {
     const api = start(fakeApi({ "servers:list": async () => ok(servers) }));
     await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
     const echo = await screen.findByRole("form", { name: "Run echo" });
-    const message = within(echo).getByRole("textbox", { name: "message" });
+    // The tool's schema is fetched (tools:get) when its arguments are opened.
+    await fireEvent.click(within(echo).getByText("Arguments"));
+    const message = await within(echo).findByRole("textbox", { name: "message" });
     message.focus();
     await fireEvent.input(message, { target: { value: "half" } });
     api.emit("inbox:event", { type: "added", entry: formEntry({ type: "object", properties: {} }, "Arrived while typing") });
@@ -257,7 +259,7 @@ describe("App: servers", () => {
   });
 
   it("offers a JSON editor for a nested input schema", async () => {
-    const nested: ServerView = {
+    const nested: FakeServerView = {
       name: "deep",
       state: "connected",
       toolCount: 1,
@@ -273,10 +275,11 @@ describe("App: servers", () => {
     };
     const api = start(fakeApi({ "servers:list": async () => ok([nested]) }));
     await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
+    await fireEvent.click(await screen.findByText("Arguments"));
     const editor = await screen.findByRole("textbox", { name: "Arguments (JSON)" });
     await fireEvent.input(editor, { target: { value: "[1]" } });
     await fireEvent.click(screen.getByRole("button", { name: "Run" }));
-    expect(screen.getByText("Arguments must be a JSON object.")).toBeTruthy();
+    expect(await screen.findByText("Arguments must be a JSON object.")).toBeTruthy();
     await fireEvent.input(editor, { target: { value: '{"item":{"id":"x"}}' } });
     await fireEvent.click(screen.getByRole("button", { name: "Run" }));
     expect(api["tools:run"]).toHaveBeenCalledWith({ tool: "deep_put", args: { item: { id: "x" } } });

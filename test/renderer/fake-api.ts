@@ -4,7 +4,7 @@
 // jsdom has no CSP), on the schema of the question or tool the fake knows by that id or name.
 import { vi } from "vitest";
 import type { CompanionApi, Envelope, EventChannel, EventMap, FormCheck, InvokeChannel, ServerView, Settings } from "../../src/shared/contract";
-import type { PendingEntry } from "../../src/shared/types";
+import type { PendingEntry, ToolInfo } from "../../src/shared/types";
 import { checkFormAnswer } from "../../src/forms/check-answer";
 
 export const settings: Settings = {
@@ -34,6 +34,9 @@ export function verdict(schema: unknown, data: Record<string, unknown> | undefin
 export function checkFor(schema: unknown) {
   return vi.fn(async ({ data }: { id: string; data: Record<string, unknown> }): Promise<Envelope<FormCheck>> => ok(verdict(schema, data)));
 }
+
+/** A servers-list entry as tests write it: each tool with its schema, which tools:get hands out. */
+export type FakeServerView = Omit<ServerView, "tools"> & { tools: ToolInfo[] };
 
 export function fakeApi(overrides: Partial<Record<InvokeChannel, (arg: any) => Promise<Envelope<any>>>> = {}): FakeApi {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
@@ -74,7 +77,14 @@ export function fakeApi(overrides: Partial<Record<InvokeChannel, (arg: any) => P
       const listed = await impl("servers:list")(undefined);
       const found = (listed.ok ? (listed.value as ServerView[]) : []).flatMap((s) => s.tools).find((t) => t.name === tool);
       if (!found) return { ok: false, error: { code: "unknown-tool", message: `No tool named "${tool}".` } };
-      return ok(verdict(found.inputSchema, args));
+      return ok(verdict((found as ToolInfo).inputSchema, args));
+    },
+    // Main's tools:get: the tool whole, from the fake servers list (whose tools carry their schema).
+    "tools:get": async ({ tool }) => {
+      const listed = await impl("servers:list")(undefined);
+      const found = (listed.ok ? (listed.value as ServerView[]) : []).flatMap((s) => s.tools).find((t) => t.name === tool);
+      if (!found) return { ok: false, error: { code: "unknown-tool", message: `No tool named "${tool}".` } };
+      return ok({ inputSchema: { type: "object" }, ...found });
     },
     "url:open": async ({ id }) => ok({ opened: false, url: `https://example.com/${id}` }),
     "settings:get": async () => ok(settings),

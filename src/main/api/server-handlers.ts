@@ -9,6 +9,8 @@ import type { Machine } from "../clients/types";
 import { editConfigFile, removeServer, setServerEnabled } from "../mcp/config-edit";
 import { demoServer, firstRunInfo } from "../mcp/first-run";
 import type { Supervisor } from "../mcp/supervisor";
+import type { McpSource } from "../mcp/types";
+import { toolWhole } from "./server-views";
 import { ArgumentError, HandlerError } from "./envelope";
 import { booleanField, noArg, objectArg, stringField } from "./validate";
 
@@ -21,6 +23,8 @@ export interface ServerManagementDeps {
   supervisor?: Supervisor;
   configPath?: string;
   servers: () => ServerView[];
+  /** The tools `tools:get` looks in (every connected server's, as the gateway lists them). */
+  source?: () => McpSource;
   /** OAuth sign-in for remote servers (src/main/auth). */
   auth?: { signIn(server: string): Promise<boolean>; signOut(server: string): Promise<void> };
   /** Whose other clients are read for import (tests: a temporary HOME); this machine by default. */
@@ -147,6 +151,12 @@ export function createServerManagementHandlers(deps: ServerManagementDeps): Serv
       });
       importing = run.catch(() => {});
       return run;
+    },
+    async "tools:get"(arg) {
+      const name = stringField("tools:get", objectArg("tools:get", arg), "tool", 512);
+      const tool = deps.source?.().tools.find((t) => t.name === name);
+      if (!tool) throw new HandlerError("unknown-tool", `No connected server offers a tool named "${name}".`);
+      return toolWhole(tool);
     },
     async "app:firstRun"(arg) {
       noArg("app:firstRun", arg);

@@ -1,6 +1,6 @@
 // The app's settings as one value every view reads: notification pause (with its timer),
 // start-at-login through the platform, the gateway's address, and where secrets live.
-import type { Settings } from "../../shared/contract";
+import type { HistorySize, Settings } from "../../shared/contract";
 import { HandlerError } from "./envelope";
 import { GATEWAY_TOKEN_SECRET, tokenPlace, type SecretStore } from "./secret-store";
 import { isOAuthSecret } from "../auth/keys";
@@ -18,6 +18,7 @@ export class SettingsState {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private secretNames: string[] = [];
   private gatewayUrl = "";
+  private historySize: (() => HistorySize | undefined) | undefined;
   private readonly listeners = new Set<(settings: Settings) => void>();
 
   constructor(
@@ -35,6 +36,7 @@ export class SettingsState {
     } catch {
       // A platform that cannot tell reads as off.
     }
+    const history = this.historySize?.();
     return {
       notificationsPaused: paused,
       ...(paused && this.pausedUntil !== undefined ? { pausedUntil: this.pausedUntil } : {}),
@@ -42,6 +44,7 @@ export class SettingsState {
       gateway: { url: this.gatewayUrl, tokenSet: this.hasToken(), tokenKept: tokenPlace(this.secrets) },
       keychain: { available: this.secrets.available, detail: this.secrets.detail },
       secretNames: [...this.secretNames],
+      ...(history ? { history } : {}),
     };
   }
 
@@ -79,6 +82,11 @@ export class SettingsState {
   setGatewayUrl(url: string): void {
     this.gatewayUrl = url;
     this.changed();
+  }
+
+  /** Where Settings reads History's size and budget (read each time settings are read). */
+  setHistorySize(read: () => HistorySize | undefined): void {
+    this.historySize = read;
   }
 
   async refreshSecretNames(): Promise<Settings> {

@@ -7,7 +7,12 @@ import { errorEnvelope, toEnvelope } from "./envelope";
 import type { Handlers } from "./handlers";
 import { isPlainObject } from "./validate";
 import { jsonBoundsProblem, tryStringify } from "../json-bounds";
-import { MAX_PAGE_SOCKET_QUEUED_BYTES, WS_PING_INTERVAL_MS } from "../limits";
+import { MAX_PAGE_SOCKET_QUEUED_BYTES, MAX_WS_MESSAGE_BYTES, WS_PING_INTERVAL_MS } from "../limits";
+
+/** Whether text is past the bound of one message to a page (counted only when it might be). */
+function tooLarge(text: string): boolean {
+  return text.length * 3 > MAX_WS_MESSAGE_BYTES && Buffer.byteLength(text) > MAX_WS_MESSAGE_BYTES;
+}
 
 export interface WsCore {
   handlers: Handlers;
@@ -78,6 +83,15 @@ export function createWsServer(core: WsCore, log: (line: string) => void = () =>
         envelope: { ok: false, error: { code: "failed", message: "The result could not be sent to the page (it is not serialisable JSON)." } },
       } satisfies WsServerMessage);
     }
+    if (text !== undefined && message.t === "result" && tooLarge(text)) {
+      // Past the bound one message may have, the call fails and the socket lives on.
+      log(`ws: a result of ${Buffer.byteLength(text)} bytes is past the ${MAX_WS_MESSAGE_BYTES}-byte bound of one message; refused`);
+      text = JSON.stringify({
+        t: "result",
+        id: message.id,
+        envelope: { ok: false, error: { code: "too-large", message: `The result is larger than the ${MAX_WS_MESSAGE_BYTES / 1024 / 1024} MiB one message to the page may be.` } },
+      } satisfies WsServerMessage);
+    }
     if (text !== undefined) sendText(ws, text);
   };
 
@@ -88,6 +102,10 @@ export function createWsServer(core: WsCore, log: (line: string) => void = () =>
       const text = tryStringify({ t: "event", channel, payload } satisfies WsServerMessage);
       if (text === undefined) {
         log(`ws: a ${channel} event could not be serialised for the pages; dropped`);
+        return;
+      }
+      if (tooLarge(text)) {
+        log(`ws: a ${channel} event of ${Buffer.byteLength(text)} bytes is past the ${MAX_WS_MESSAGE_BYTES}-byte bound of one message; dropped`);
         return;
       }
       for (const ws of sockets) sendText(ws, text);

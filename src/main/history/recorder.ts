@@ -6,7 +6,7 @@
 // history.
 import type { Answer, InboxEvent, PendingEntry, Request } from "../../shared/types";
 import { sourceKey, type Inbox } from "../inbox";
-import { MAX_PROMPT_LENGTH } from "../limits";
+import { HISTORY_REFUSED_ROWS_PER_MINUTE, HISTORY_REFUSED_ROWS_PER_SOURCE_PER_MINUTE, MAX_PROMPT_LENGTH } from "../limits";
 import { fieldsAsked, maskAnswer, reduceUrl, reduceUrlsIn } from "./mask";
 import { HistoryBusyError, HistoryUnavailableError, type HistoryStore, type NewQuestion, type Settlement } from "./store";
 import { HISTORY_BY, type HistoryBy, type HistoryStatus } from "./types";
@@ -25,6 +25,10 @@ export interface HistoryOptions {
   maxQueued?: number;
   /** How often retention runs after the sweep at start. */
   sweepEveryMs?: number;
+  /** Refusals recorded one by one per asker per minute (HISTORY_REFUSED_ROWS_PER_SOURCE_PER_MINUTE). */
+  refusedRowsPerSource?: number;
+  /** Rows of refusals per minute over all askers (HISTORY_REFUSED_ROWS_PER_MINUTE). */
+  refusedRowsPerMinute?: number;
 }
 
 export interface HistoryRecorder {
@@ -46,15 +50,17 @@ interface Open {
   schema: unknown;
 }
 
-/** Refusals from one asker closer together than this are counted into one row. */
-const FLOOD_WINDOW_MS = 60_000;
-/** Askers whose flood is tracked at once (the oldest is forgotten first). */
-const MAX_FLOOD_GROUPS = 256;
+/** Refusals are counted per asker per minute of the clock. */
+const MINUTE_MS = 60_000;
+/** The count row of the minute's refusals past the all-askers cap. */
+const EVERYONE = "\u0000everyone";
 
-interface Flood {
-  rowId?: number;
-  lastAt: number;
+/** One asker's questions this minute that got a row of their own. */
+interface Tally {
+  rows: number;
 }
+/** A question withdrawn or expired this soon after arriving was never in front of the person. */
+const UNSEEN_MS = 2000;
 
 interface Write {
   what: string;
@@ -106,7 +112,6 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
   const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
   const open = new Map<string, Open>();
-  const floods = new Map<string, Flood>();
   const queue: Write[] = [];
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let trouble: string | undefined;
@@ -123,13 +128,28 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
     trouble = why;
   };
 
+  /** Writes run in one transaction per turn of the event loop: a flood costs one commit per batch. */
+  const BATCH = 500;
+  let budgetCheckedAt = -Infinity;
+  const touched = new Map<string, { server?: string; agent?: string }>();
   const pump = () => {
     retryTimer = undefined;
     scheduled = false;
     while (queue.length > 0) {
-      const write = queue[0];
+      const batch = queue.slice(0, BATCH);
+      let done = 0;
       try {
-        write.run();
+        store.batch(() => {
+          for (const write of batch) {
+            try {
+              write.run();
+            } catch (error) {
+              if (error instanceof HistoryBusyError) throw error;
+              drop(write, (error as Error).message);
+            }
+            done++;
+          }
+        });
         if (trouble !== undefined) {
           log(`history: recording again (${droppedInTrouble} record(s) dropped while ${trouble}).`);
           trouble = undefined;
@@ -137,18 +157,41 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
           store.noteRecovered();
         }
       } catch (error) {
-        if (error instanceof HistoryBusyError && write.tries < delays.length && !stopped) {
-          retryTimer = setTimeout(pump, delays[write.tries++]);
+        const first = batch[0];
+        if (error instanceof HistoryBusyError && first.tries < delays.length && !stopped) {
+          retryTimer = setTimeout(pump, delays[first.tries++]);
           retryTimer.unref?.();
           return;
         }
-        drop(write, error instanceof HistoryBusyError ? "the database is locked by another connection" : (error as Error).message);
+        // The whole batch is lost (locked too long, or the file is unusable): each write counted.
+        for (const write of batch.slice(done)) drop(write, error instanceof HistoryBusyError ? "the database is locked by another connection" : (error as Error).message);
+        done = batch.length;
       }
-      queue.shift();
+      queue.splice(0, Math.max(done, 1));
     }
-    const done = waiters;
+    keepBudget();
+    const resolved = waiters;
     waiters = [];
-    for (const resolve of done) resolve();
+    for (const resolve of resolved) resolve();
+  };
+
+  /** After writes, at most once a second: the askers written to and the whole file kept in budget. */
+  const keepBudget = () => {
+    const at = now();
+    if (touched.size === 0 || at - budgetCheckedAt < 1000) return;
+    budgetCheckedAt = at;
+    const sources = [...touched.values()];
+    touched.clear();
+    try {
+      store.enforceBudget(sources);
+    } catch (error) {
+      log(`history: could not keep history within its budget: ${(error as Error).message}`);
+    }
+  };
+
+  const note = (source: { server?: string; agent?: string }) => {
+    const key = sourceKey(source);
+    if (!touched.has(key)) touched.set(key, source.server !== undefined ? { server: String(source.server).slice(0, 200) } : source.agent !== undefined ? { agent: String(source.agent).slice(0, 200) } : {});
   };
 
   const enqueue = (what: string, run: () => void) => {
@@ -183,6 +226,7 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
         const { request, source, receivedAt } = event.entry;
         const question = questionRecord(request, source, receivedAt);
         open.set(request.id, { question, schema: request.kind === "input" ? request.data?.schema : undefined });
+        note(source);
         enqueue("insert", () => void store.insert(question));
         return;
       }
@@ -194,32 +238,90 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
         return;
       }
       case "withdrawn":
+        if (unseen(event, now())) return;
         settle(event.id, withdrawSettlement(event, now()));
         return;
       case "refused": {
         if (!store.settings().enabled) return;
-        const at = now();
-        // A flood from one asker becomes one row with a count: the record stays readable and
-        // the file does not grow with whatever a misbehaving server sends.
-        const key = sourceKey(event.source);
-        const group = floods.get(key);
-        if (group && at - group.lastAt < FLOOD_WINDOW_MS) {
-          group.lastAt = at;
-          enqueue("refused again", () => {
-            if (group.rowId === undefined || !store.repeat(group.rowId, at)) floods.delete(key);
-          });
-          return;
-        }
-        const fresh: Flood = { lastAt: at };
-        floods.set(key, fresh);
-        if (floods.size > MAX_FLOOD_GROUPS) floods.delete(floods.keys().next().value!);
-        const question = questionRecord(event.request, event.source, at);
-        enqueue("refused", () => {
-          fresh.rowId = store.insert({ ...question, outcome: "refused", by: "companion", reason: event.reason.slice(0, 1000), settledAt: at });
-        });
+        refused(event, now());
         return;
       }
     }
+  };
+
+  // A flood of refusals is counted, not written row by row: the first few per asker per minute
+  // are recorded whole, then one row per asker per minute counts the rest ("refused 480 times"),
+  // and past a cap over all askers (names are the caller's choice) one row counts everyone's.
+  const perSource = options.refusedRowsPerSource ?? HISTORY_REFUSED_ROWS_PER_SOURCE_PER_MINUTE;
+  const perMinute = options.refusedRowsPerMinute ?? HISTORY_REFUSED_ROWS_PER_MINUTE;
+  let minute = -1;
+  let rowsThisMinute = 0;
+  const tallies = new Map<string, Tally>();
+  const counts = new Map<string, { rowId?: number }>();
+  /**
+   * Whether a question that was never shown gets a row of its own this minute (true), or is
+   * counted into its asker's count row (or everyone's, past the minute's rows) of that outcome.
+   */
+  const keepWhole = (source: PendingEntry["source"], request: Request, outcome: Settlement["outcome"], reason: string, at: number): boolean => {
+    const thisMinute = Math.floor(at / MINUTE_MS);
+    if (thisMinute !== minute) {
+      minute = thisMinute;
+      rowsThisMinute = 0;
+      tallies.clear();
+      counts.clear();
+    }
+    const key = sourceKey(source);
+    let tally = tallies.get(key);
+    if (!tally && rowsThisMinute < perMinute) tallies.set(key, (tally = { rows: 0 }));
+    if (tally && tally.rows < perSource) {
+      tally.rows++;
+      rowsThisMinute++;
+      note(source);
+      return true;
+    }
+    // Counted: into this asker's count row, or everyone's once the minute's rows are used up.
+    let countKey = tally ? key : EVERYONE;
+    if (countKey !== EVERYONE && !counts.has(`${key}\n${outcome}`) && rowsThisMinute >= perMinute) countKey = EVERYONE;
+    const holder = counts.get(`${countKey}\n${outcome}`);
+    if (holder) {
+      enqueue("counted again", () => {
+        if (holder.rowId !== undefined) store.repeat(holder.rowId, at);
+      });
+      return false;
+    }
+    const made: { rowId?: number } = {};
+    counts.set(`${countKey}\n${outcome}`, made);
+    rowsThisMinute++;
+    const who = countKey === EVERYONE ? "several askers" : (source.server ?? source.agent ?? "agent");
+    const verb = outcome === "refused" ? "refused" : outcome === "expired" ? "expired before they were answered" : "withdrawn before they were answered";
+    const question = questionRecord({ ...request, prompt: `More questions ${verb} from ${who} within this minute` }, countKey === EVERYONE ? {} : source, at);
+    enqueue("counted", () => {
+      made.rowId = store.insert({ ...question, fields: [], outcome, by: "companion", reason, settledAt: at });
+    });
+    return false;
+  };
+
+  const refused = (event: Extract<InboxEvent, { type: "refused" }>, at: number) => {
+    const reason = event.reason.slice(0, 1000);
+    if (!keepWhole(event.source, event.request, "refused", reason, at)) return;
+    const question = questionRecord(event.request, event.source, at);
+    enqueue("refused", () => void store.insert({ ...question, outcome: "refused", by: "companion", reason, settledAt: at }));
+  };
+
+  /**
+   * A question withdrawn (or expired) within moments of arriving was never seen by the person:
+   * past the rate, its row goes and it is counted instead, as a refusal is.
+   */
+  const unseen = (event: Extract<InboxEvent, { type: "withdrawn" }>, at: number): boolean => {
+    const entry = open.get(event.id);
+    if (!entry || at - entry.question.receivedAt > UNSEEN_MS) return false;
+    const settlement = withdrawSettlement(event, at);
+    const source = { ...(entry.question.server !== undefined ? { server: entry.question.server } : {}), ...(entry.question.agent !== undefined ? { agent: entry.question.agent } : {}) };
+    const request = { id: entry.question.requestId, kind: entry.question.kind, prompt: "" };
+    if (keepWhole(source, request, settlement.outcome, settlement.reason ?? "", at)) return false;
+    open.delete(event.id);
+    enqueue("unseen", () => void store.forgetPending(entry.question.requestId));
+    return true;
   };
 
   // The store says once why it is unavailable (and again only when the reason changes); the

@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { assertTrusted } from "../base/file-trust";
 import path from "node:path";
 import { explainNativeLoadError } from "../base/native-addon";
+import { HISTORY_BUDGET_BYTES, HISTORY_SOURCE_BUDGET_BYTES } from "../limits";
 import { migrate, SCHEMA_VERSION } from "./migrations";
 import { defaultHistoryPath } from "./paths";
 import {
@@ -48,7 +49,16 @@ export interface HistoryStoreOptions {
   nativeBinding?: string;
   /** The command that rebuilds the addon for this runtime, named when it does not load. */
   nativeFix?: string;
+  /** The database's size at most (HISTORY_BUDGET_BYTES); the oldest records go first past it. */
+  budgetBytes?: number;
+  /** One asker's records at most, as stored (HISTORY_SOURCE_BUDGET_BYTES). */
+  sourceBudgetBytes?: number;
 }
+
+/** What a row takes as stored, near enough: its texts and a fixed share for columns and indexes. */
+const ROW_BYTES = "(length(prompt) + length(fields) + length(request_id) + ifnull(length(answer), 0) + ifnull(length(reason), 0) + ifnull(length(url), 0) + 200)";
+/** Rows removed per step while over a budget: the oldest first, a step at a time. */
+const TRIM_STEP_ROWS = 500;
 
 /** A question as it arrives, ready to store (already masked): a record before the database numbers it. */
 export type NewQuestion = Omit<HistoryRecord, "rowId" | "answerMs" | "repeats">;
@@ -200,6 +210,77 @@ export class HistoryStore {
     this.detail = undefined;
   }
 
+  /** The budget the database is kept under (Settings shows it with sizeBytes()). */
+  get budgetBytes(): number {
+    return this.options.budgetBytes ?? HISTORY_BUDGET_BYTES;
+  }
+
+  /** Bytes the database's pages hold now (free pages not counted); 0 while unavailable. */
+  sizeBytes(): number {
+    if (!this.db) return 0;
+    try {
+      const pages = (this.db.pragma("page_count", { simple: true }) as number) - (this.db.pragma("freelist_count", { simple: true }) as number);
+      return pages * (this.db.pragma("page_size", { simple: true }) as number);
+    } catch {
+      return 0;
+    }
+  }
+
+  /**
+   * Runs `fn` (several writes) as one transaction: one commit for a batch, however many rows.
+   * Taken IMMEDIATE, so a lock held by another connection fails here, before any write ran.
+   */
+  batch(fn: () => void): void {
+    this.run("batch", (db) => db.transaction(fn).immediate());
+  }
+
+  /**
+   * Keeps the budgets: an asker past its share loses its oldest records, then, while the whole
+   * file is past its budget, everyone's oldest go. Pending questions stay. Returns rows removed.
+   */
+  enforceBudget(sources: Iterable<{ server?: string; agent?: string }> = []): number {
+    const sourceBudget = this.options.sourceBudgetBytes ?? HISTORY_SOURCE_BUDGET_BYTES;
+    return this.run("budget", (db) => {
+      let removed = 0;
+      for (const source of sources) {
+        const where = source.server !== undefined ? "server = @server" : "server IS NULL AND agent IS @agent";
+        const params = { server: source.server ?? null, agent: source.agent ?? null };
+        const used = (this.statement(db, `SELECT ifnull(sum(${ROW_BYTES}), 0) AS bytes FROM questions WHERE ${where}`).get(params) as { bytes: number }).bytes;
+        if (used <= sourceBudget) continue;
+        removed += this.deleteOldest(db, where, params, used - sourceBudget * 0.9);
+      }
+      for (let step = 0; step < 100 && this.sizeBytes() > this.budgetBytes; step++) {
+        // A tenth under the budget, so the next few writes do not trim again at once.
+        const gone = this.deleteOldest(db, "1 = 1", {}, this.sizeBytes() - this.budgetBytes * 0.9, TRIM_STEP_ROWS);
+        if (gone === 0) break;
+        removed += gone;
+        // The search index keeps deleted rows' words until merged: merge so the pages come free.
+        if (this.fts) db.exec("INSERT INTO questions_fts (questions_fts) VALUES ('optimize')");
+      }
+      return removed;
+    });
+  }
+
+  /** Deletes the oldest settled rows matching `where` until `bytes` are gone (or `rows` rows). */
+  private deleteOldest(db: Database.Database, where: string, params: Record<string, unknown>, bytes: number, rows = Infinity): number {
+    const victims = this.statement(
+      db,
+      `SELECT id, ${ROW_BYTES} AS bytes FROM questions WHERE ${where} AND outcome != 'pending' ORDER BY received_at, id LIMIT @limit`,
+    ).all({ ...params, limit: Number.isFinite(rows) ? rows : 100_000 }) as { id: number; bytes: number }[];
+    const ids: number[] = [];
+    let freed = 0;
+    for (const victim of victims) {
+      if (freed >= bytes) break;
+      ids.push(victim.id);
+      freed += victim.bytes;
+    }
+    const remove = this.statement(db, "DELETE FROM questions WHERE id = ?");
+    db.transaction(() => {
+      for (const id of ids) remove.run(id);
+    })();
+    return ids.length;
+  }
+
   /** Inserts a question; returns its row id. */
   insert(question: NewQuestion): number {
     if (this.options.redact) question = this.options.redact(question);
@@ -247,6 +328,11 @@ export class HistoryStore {
       });
       return result.changes > 0;
     });
+  }
+
+  /** Removes the pending row of `requestId` (a question counted instead of kept); false when none. */
+  forgetPending(requestId: string): boolean {
+    return this.run("forget", (db) => this.statement(db, "DELETE FROM questions WHERE request_id = ? AND outcome = 'pending'").run(requestId).changes > 0);
   }
 
   /** Counts one more refusal into row `rowId` (a flood grouped); false when the row is gone. */

@@ -2,15 +2,50 @@
 // and keeps one status per server. One server's failure never breaks the others
 // (the Java seed's `McpSource.load(config, waitFor)`).
 import type { ServerStatus } from "../../shared/types";
+import { ConcurrencyLimit } from "../base/concurrency";
+import { MAX_CONCURRENT_CONNECTS } from "../limits";
 import { parseConfig, type ServerConfig } from "./config";
 import { ServerConnection } from "./connection";
 import type { LoadOptions, McpBackend, McpSource, McpTool, SourceEvent } from "./types";
 
-class Source implements McpSource {
+/**
+ * One server at a time, by name, at a cost that does not grow with the number of servers: what
+ * the servers view (core.ts) reads when one server's event says it changed.
+ */
+export interface ServerIndex {
+  /** Every server's name in the order servers() lists them. */
+  serverNames(): string[];
+  /** One server's status as servers() would show it. */
+  serverStatus(name: string): ServerStatus | undefined;
+  /** The tools `tools` lists for this server (a name another server took first is not). */
+  toolsOf(name: string): McpTool[];
+  /**
+   * Other servers whose tool lists a tools change of `name` may change (a name both offer: the
+   * first in config order keeps it). Costs the size of that server's tools, not of all servers.
+   */
+  sharingTools(name: string): string[];
+}
+
+interface ToolIndex {
+  tools: McpTool[];
+  owner: Map<string, ServerConnection>;
+  clashing: Set<string>;
+  /** Connections that had tools when this was built. */
+  withTools: Set<ServerConnection>;
+}
+
+class Source implements McpSource, ServerIndex {
   private readonly listeners = new Set<(event: SourceEvent) => void>();
   private closed = false;
   /** Shown over a server's own status by the supervisor (restarting, attempt, next try). */
   private readonly overlays = new Map<string, Partial<ServerStatus>>();
+  /** The connections by name: every event looks its server up, so this must not be a scan. */
+  private readonly byName = new Map<string, ServerConnection>();
+  private invalidByName = new Map<string, ServerStatus>();
+  /** Built when read after a tools change; every server's list otherwise stays as it was. */
+  private toolCache: ToolIndex | undefined;
+  /** The last index built, kept past a change to tell whose lists the change touches. */
+  private lastToolIndex: ToolIndex | undefined;
 
   constructor(
     private readonly connections: ServerConnection[],
@@ -19,20 +54,78 @@ class Source implements McpSource {
     private readonly make: (server: ServerConfig) => ServerConnection = () => {
       throw new Error("this source cannot add servers");
     },
-  ) {}
+  ) {
+    for (const connection of connections) this.byName.set(connection.config.name, connection);
+    this.indexInvalid();
+  }
 
-  get tools(): McpTool[] {
-    const seen = new Set<string>();
+  private indexInvalid(): void {
+    this.invalidByName = new Map(this.invalid.map((s) => [s.name, s]));
+  }
+
+  /** A server that had no tools and still has none (one more failed connect) changes no list. */
+  private toolsMayHaveChanged(name: string): boolean {
+    const index = this.toolCache;
+    const connection = this.byName.get(name);
+    return !index || !connection || connection.tools.length > 0 || index.withTools.has(connection);
+  }
+
+  private toolIndex() {
+    if (this.toolCache) return this.toolCache;
+    const owner = new Map<string, ServerConnection>();
+    const clashing = new Set<string>();
     const tools: McpTool[] = [];
+    const withTools = new Set<ServerConnection>();
     for (const connection of this.connections) {
+      if (connection.tools.length > 0) withTools.add(connection);
       for (const tool of connection.tools) {
         // Two servers whose names sanitize alike must not shadow each other silently: first wins.
-        if (seen.has(tool.name)) continue;
-        seen.add(tool.name);
+        const first = owner.get(tool.name);
+        if (first) {
+          clashing.add(first.config.name).add(connection.config.name);
+          continue;
+        }
+        owner.set(tool.name, connection);
         tools.push(tool);
       }
     }
-    return tools;
+    return (this.toolCache = this.lastToolIndex = { tools, owner, clashing, withTools });
+  }
+
+  get tools(): McpTool[] {
+    return [...this.toolIndex().tools];
+  }
+
+  toolsOf(name: string): McpTool[] {
+    const connection = this.byName.get(name);
+    if (!connection) return [];
+    const { owner } = this.toolIndex();
+    return connection.tools.filter((tool) => owner.get(tool.name) === connection);
+  }
+
+  sharingTools(name: string): string[] {
+    // Read from the index as last built: what clashed then, and whom this server's new names hit.
+    const index = this.lastToolIndex;
+    if (!index) return [];
+    const others = new Set<string>();
+    if (index.clashing.has(name)) for (const other of index.clashing) others.add(other);
+    for (const tool of this.byName.get(name)?.tools ?? []) {
+      const owner = index.owner.get(tool.name)?.config.name;
+      if (owner !== undefined) others.add(owner);
+    }
+    others.delete(name);
+    return [...others];
+  }
+
+  serverNames(): string[] {
+    return [...this.connections.map((c) => c.config.name), ...this.invalid.map((s) => s.name)];
+  }
+
+  serverStatus(name: string): ServerStatus | undefined {
+    const connection = this.byName.get(name);
+    if (connection) return { ...connection.status, ...this.overlays.get(name) };
+    const invalid = this.invalidByName.get(name);
+    return invalid ? { ...invalid } : undefined;
   }
 
   get status(): Record<string, ServerStatus["state"]> {
@@ -41,6 +134,10 @@ class Source implements McpSource {
 
   servers(): ServerStatus[] {
     return [...this.connections.map((c) => ({ ...c.status, ...this.overlays.get(c.config.name) })), ...this.invalid.map((s) => ({ ...s }))];
+  }
+
+  isClosed(): boolean {
+    return this.closed;
   }
 
   backends(): McpBackend[] {
@@ -54,6 +151,7 @@ class Source implements McpSource {
 
   emit(event: SourceEvent): void {
     if (this.closed) return;
+    if (event.type === "tools-changed" && this.toolsMayHaveChanged(event.server)) this.toolCache = undefined;
     const overlay = event.type === "status" ? this.overlays.get(event.status.name) : undefined;
     if (event.type === "status" && overlay) event = { type: "status", status: { ...event.status, ...overlay } };
     for (const listener of this.listeners) {
@@ -68,7 +166,7 @@ class Source implements McpSource {
   // ---- runtime changes, one server at a time (supervisor.ts); the others are left alone ----
 
   connection(name: string): ServerConnection | undefined {
-    return this.connections.find((c) => c.config.name === name);
+    return this.byName.get(name);
   }
 
   list(): ServerConnection[] {
@@ -80,7 +178,9 @@ class Source implements McpSource {
     if (this.connection(server.name)) throw new Error(`server "${server.name}" already exists`);
     const connection = this.make(server);
     this.connections.push(connection);
+    this.byName.set(server.name, connection);
     this.invalid = this.invalid.filter((s) => s.name !== server.name);
+    this.indexInvalid();
     this.emit({ type: "status", status: { ...connection.status } });
     return connection;
   }
@@ -92,6 +192,8 @@ class Source implements McpSource {
     const old = this.connections[index];
     const connection = this.make(server);
     this.connections[index] = connection;
+    this.byName.set(server.name, connection);
+    this.toolCache = undefined;
     await old.close().catch(() => undefined);
     this.emit({ type: "tools-changed", server: server.name });
     this.emit({ type: "status", status: { ...connection.status } });
@@ -103,12 +205,15 @@ class Source implements McpSource {
     this.overlays.delete(name);
     if (index < 0) return;
     const [old] = this.connections.splice(index, 1);
+    this.byName.delete(name);
+    this.toolCache = undefined;
     await old.close().catch(() => undefined);
     this.emit({ type: "tools-changed", server: name });
   }
 
   setInvalid(invalid: ServerStatus[]): void {
     this.invalid = invalid.map((s) => ({ ...s }));
+    this.indexInvalid();
     for (const s of invalid) this.emit({ type: "status", status: { ...s } });
   }
 
@@ -127,9 +232,12 @@ class Source implements McpSource {
   }
 }
 
+/** The source startMcp returns: servers by name, changed one at a time (supervisor.ts). */
+export type LiveSource = Source;
+
 export interface StartedMcp {
   /** Usable at once: servers show `connecting` until each is connected or failed. */
-  source: McpSource;
+  source: LiveSource;
   /** Settles when every server is connected or failed; never rejects. */
   ready: Promise<void>;
 }
@@ -143,6 +251,8 @@ export function startMcp(config: unknown, options: LoadOptions = {}): StartedMcp
   const parsed = parseConfig(config);
   const invalid: ServerStatus[] = parsed.invalid.map(({ name, error }) => ({ name, state: "failed", error, toolCount: 0 }));
   let source: Source | undefined;
+  // Every connect of this source, at start, on a restart or after a config edit, takes a slot.
+  const connects = new ConcurrencyLimit(MAX_CONCURRENT_CONNECTS);
   const make = (server: ServerConfig): ServerConnection => {
     // Events of a connection that was replaced or removed are not the server's any more.
     const connection: ServerConnection = new ServerConnection(
@@ -156,6 +266,9 @@ export function startMcp(config: unknown, options: LoadOptions = {}): StartedMcp
         if (source?.connection(server.name) === connection) source.emit({ type: "notification", server: server.name, method, params });
       },
     );
+    const connect = connection.connect.bind(connection);
+    // One waiting its turn while the source closed, or the server was replaced, has nothing to do.
+    connection.connect = () => connects.run(() => (source?.isClosed() || source?.connection(server.name) !== connection ? Promise.resolve() : connect()));
     return connection;
   };
   const connections = parsed.servers.map(make);

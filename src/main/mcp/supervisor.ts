@@ -9,6 +9,8 @@ import { diffServers, watchConfig, type ConfigWatch } from "./config-watch";
 import type { ServerConnection } from "./connection";
 import { isLiveRefusal } from "./era";
 import { askAgain } from "./inputs";
+import { ConcurrencyLimit } from "../base/concurrency";
+import { MAX_CONCURRENT_CONNECTS } from "../limits";
 import type { McpSource } from "./types";
 
 export interface BackoffOptions {
@@ -182,20 +184,24 @@ export function superviseSource(source: RuntimeSource, options: SuperviseOptions
     source.annotate(name, { state: "restarting", attempt: step.attempt, nextRetryAt, error });
   };
 
-  const retry = async (name: string) => {
-    const current = source.connection(name);
-    if (!current || closed) return;
-    const state = entry(name);
-    state.busy = true;
-    try {
-      source.annotate(name, { state: "restarting", attempt: state.attempt, error: state.lastError });
-      const fresh = await source.replace(current.config);
-      await fresh.connect();
-    } finally {
-      state.busy = false;
-    }
-    settle(name);
-  };
+  // Servers that failed together (thousands of unreachable ones at start) come due together:
+  // their restarts take turns, so their events reach the views a few at a time.
+  const retries = new ConcurrencyLimit(MAX_CONCURRENT_CONNECTS);
+  const retry = (name: string) =>
+    retries.run(async () => {
+      const current = source.connection(name);
+      if (!current || closed) return;
+      const state = entry(name);
+      state.busy = true;
+      try {
+        source.annotate(name, { state: "restarting", attempt: state.attempt, error: state.lastError });
+        const fresh = await source.replace(current.config);
+        await fresh.connect();
+      } finally {
+        state.busy = false;
+      }
+      settle(name);
+    });
 
   /** Reads the connection's own status after a change and acts on it. */
   const settle = (name: string) => {

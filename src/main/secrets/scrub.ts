@@ -64,6 +64,12 @@ export class SecretScrubber {
     return this.values.size;
   }
 
+  /** Grows whenever a new value is registered: what was scrubbed before may need scrubbing again. */
+  get generation(): number {
+    return this.added;
+  }
+  private added = 0;
+
   /** Registers one secret value with the encodings an echo might carry it in. */
   register(value: string | null | undefined): void {
     if (typeof value !== "string" || value.length < MIN_SECRET_LENGTH || REDACTED.includes(value)) return;
@@ -240,6 +246,7 @@ export class SecretScrubber {
       return;
     }
     this.values.set(value, true);
+    this.added++;
     // Kept current here, not only on rebuild: scrub's length check runs before the rebuild.
     if (value.length < this.shortest) this.shortest = value.length;
     while (this.values.size > MAX_SCRUB_VALUES) this.values.delete(this.values.keys().next().value as string);
