@@ -3,6 +3,7 @@
 import { AGENTS_INVOKE_CHANNELS, type AgentsInvokeMap } from "./agents";
 import { HISTORY_INVOKE_CHANNELS, type HistoryInvokeMap } from "./history";
 import { RULES_EVENT_CHANNELS, RULES_INVOKE_CHANNELS, type RulesEventMap, type RulesInvokeMap } from "./rules";
+import type { ServerFormValue, ServerSaveArg, ServerSaveResult } from "./server-form";
 import type { ServerImportArg, ServerImportPlan, ServerImportResult } from "./server-import";
 import type { Answer, InboxEvent, PendingEntry, ServerStatus, ToolInfo, ToolRunResult } from "./types";
 
@@ -56,6 +57,12 @@ export interface ServerManagementInvokeMap {
   "servers:import": [ServerImportArg, ServerImportResult];
   /** No config file of the companion's own yet (show the first run), and the path in use. */
   "app:firstRun": [void, { firstRun: boolean; configPath: string }];
+  /** A config server's entry as the Edit form shows it (secret-looking literal values `kept`, not sent). */
+  "servers:entry": [{ name: string }, ServerFormValue];
+  /** Adds (no `original`) or changes a config server; refused values come back as field errors, nothing written. */
+  "servers:save": [ServerSaveArg, ServerSaveResult];
+  /** Stops the session-only demo server ("Try a question"); the config is not touched. */
+  "servers:stopDemo": [void, ServerView[]];
 }
 
 export const SERVER_MANAGEMENT_CHANNELS = [
@@ -68,6 +75,9 @@ export const SERVER_MANAGEMENT_CHANNELS = [
   "servers:signIn",
   "servers:signOut",
   "app:firstRun",
+  "servers:entry",
+  "servers:save",
+  "servers:stopDemo",
 ] as const satisfies readonly (keyof ServerManagementInvokeMap)[];
 
 export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManagementInvokeMap, AgentsInvokeMap {

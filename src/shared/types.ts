@@ -85,7 +85,16 @@ export interface ServerStatus {
   attempt?: number;
   /** Epoch milliseconds of the next try, while `restarting`. */
   nextRetryAt?: number;
+  /**
+   * What runs: the command line of a local server or the URL of a remote one, as the page may see
+   * it (token-looking arguments and URL query values masked). Absent for the config-error entry.
+   */
+  target?: ServerTarget;
+  /** Runs for this session only, not from the config file (the demo of "Try a question"). */
+  sessionOnly?: boolean;
 }
+
+export type ServerTarget = { kind: "local"; command: string; args: string[]; cwd?: string } | { kind: "remote"; url: string };
 
 export interface ToolInfo {
   /** `sanitize(server) + "_" + sanitize(tool)`. */
