@@ -46,11 +46,11 @@ afterEach(async () => {
 
 const local = (over: Partial<ServerFormValue> = {}): ServerFormValue => ({ name: "echo", kind: "local", command: "node", args: ["server.mjs"], env: [], cwd: "", url: "", headers: [], ...over });
 const entries = async () => rawServerMap(parseConfigText(await readFile(configPath, "utf8"))) as Record<string, Record<string, unknown>>;
-const refusal = async (p: Promise<unknown>) => {
+const refusal = async (p: Promise<unknown>): Promise<{ error: { code: string; message: string } }> => {
   try {
     await p;
   } catch (error) {
-    return errorEnvelope(error);
+    return errorEnvelope(error) as { error: { code: string; message: string } };
   }
   throw new Error("expected a refusal");
 };
