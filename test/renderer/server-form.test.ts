@@ -87,6 +87,7 @@ describe("Add a server", () => {
     await waitFor(() => expect(name.getAttribute("aria-invalid")).toBe("true"));
     expect(name.getAttribute("aria-describedby")!.split(" ").map((i) => document.getElementById(i)?.textContent).join(" ")).toContain("already exists");
     expect(f.getByRole("textbox", { name: "Argument 1" }).getAttribute("aria-invalid")).toBe("true");
+    await waitFor(() => expect(document.activeElement).toBe(name));
     expect(f.getByRole("textbox", { name: "Command" }).getAttribute("aria-invalid")).toBeNull();
     expect((f.getByRole("textbox", { name: "Command" }) as HTMLInputElement).value).toBe("node");
   });
