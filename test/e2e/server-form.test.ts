@@ -66,6 +66,15 @@ describe("adding and editing a server in the app", () => {
     await form.getByRole("textbox", { name: "Variable 1 name" }).fill("ECHO-ENV");
     await form.getByRole("textbox", { name: "Variable 1 value" }).fill("MODE");
     await shootAll(page, "servers-add-form", check);
+    // The remote side of the same form: an Authorization header goes to the keychain by default.
+    await form.getByRole("radio", { name: "On the web (an address)" }).check();
+    await form.getByRole("textbox", { name: "Address" }).fill("https://mcp.example.com/mcp");
+    await form.getByRole("button", { name: "Add a header" }).click();
+    await form.getByRole("textbox", { name: "Header 1 name" }).fill("Authorization");
+    expect(await form.getByRole("checkbox", { name: "Keep it in the keychain" }).isChecked()).toBe(true);
+    await form.getByLabel("Header 1 value").fill("Bearer not-sent-in-this-test");
+    await shootAll(page, "servers-add-form-remote", check);
+    await form.getByRole("radio", { name: "On this computer (a program)" }).check();
     // Main refuses the env name on its field; nothing is written.
     await form.getByRole("button", { name: "Add the server" }).click();
     const envName = form.getByRole("textbox", { name: "Variable 1 name" });
