@@ -27,7 +27,7 @@ export interface ServerManagementDeps {
   auth?: { signIn(server: string): Promise<boolean>; signOut(server: string): Promise<void> };
   /** Whose other clients are read for import (tests: a temporary HOME); this machine by default. */
   machine?: () => Machine;
-  /** Where "keep it in the keychain" stores a header's value (the app's secret store). */
+  /** Where "keep it in the keychain" stores a header's value; absent without a keychain (a value kept in memory would be gone at the next start). */
   secrets?: { set(name: string, value: string): Promise<void> };
 }
 

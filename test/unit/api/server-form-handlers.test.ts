@@ -193,3 +193,15 @@ describe("the demo (session only)", () => {
     expect((await refusal(handlers["servers:stopDemo"](undefined))).error.code).toBe("unsupported");
   });
 });
+
+describe("without a keychain", () => {
+  it("refuses Keep it in the keychain in words and writes nothing", async () => {
+    const bare = createServerManagementHandlers({ configPath, servers: () => [] });
+    const result = await bare["servers:save"]({
+      value: { ...local({ name: "api", kind: "remote", command: "", args: [] }), url: "https://api.example.com/mcp", headers: [{ name: "Authorization", value: "Bearer t", keychain: true }] },
+    });
+    expect(result.saved).toBe(false);
+    expect(result.fieldErrors[""]![0]).toMatch(/no keychain/);
+    expect(await readFile(configPath, "utf8")).toBe(FILE);
+  });
+});
