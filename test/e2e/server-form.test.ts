@@ -13,6 +13,7 @@ import type { Browser, Page } from "playwright-core";
 import { launchChromium, repoRoot, type App } from "./harness";
 import { DESKTOP, SHOTS, ensureRenderer, shootAll, startFromFile, useHome } from "./config-app";
 import { parseConfigText, rawServerMap } from "../../src/main/mcp/config";
+import { createMemoryStore } from "../../src/main/secrets/memory-store";
 
 const UI_TIMEOUT = 20_000;
 const FIXTURE = join(repoRoot, "test", "fixtures", "echo-env.mjs");
@@ -28,7 +29,9 @@ beforeAll(async () => {
   mkdirSync(join(dir, "home", ".config"), { recursive: true });
   restoreHome = useHome(join(dir, "home"));
   configPath = join(dir, "mcp.json");
-  app = await startFromFile(configPath);
+  // A stand-in keychain (this machine's tests have no Secret Service here): the form offers
+  // "Keep it in the keychain" only where one is available.
+  app = await startFromFile(configPath, { secrets: { ...createMemoryStore("stand-in"), available: true, detail: "a stand-in keychain for this test" } });
   browser = await launchChromium();
 }, 240_000);
 

@@ -6,7 +6,7 @@
 import { describe, it, expect } from "vitest";
 import { render, screen, fireEvent, within, waitFor } from "@testing-library/svelte";
 import App from "../../src/renderer/App.svelte";
-import { fakeApi, ok, type FakeApi } from "./fake-api";
+import { fakeApi, ok, settings, type FakeApi } from "./fake-api";
 import type { ServerView } from "../../src/shared/contract";
 import type { ServerFormValue, ServerSaveResult } from "../../src/shared/server-form";
 
@@ -134,5 +134,19 @@ describe("Edit", () => {
     expect(sent.value.args).toEqual(["-y", "files server", "--read-only"]);
     expect(sent.value.env).toEqual([{ name: "API_TOKEN", value: "", kept: true }]);
     await waitFor(() => expect(screen.queryByRole("form", { name: "Edit files" })).toBeNull());
+  });
+});
+
+describe("without a keychain", () => {
+  it("offers no keychain for a header and says a typed value goes into the file", async () => {
+    const noKeychain = { ...settings, keychain: { available: false, detail: "No keychain in use" } };
+    await open([files], { "settings:get": async () => ok(noKeychain) });
+    await fireEvent.click(screen.getByRole("button", { name: "Add a server" }));
+    const f = within(screen.getByRole("form", { name: "Add a server" }));
+    await fireEvent.click(f.getByRole("radio", { name: /On the web/ }));
+    await fireEvent.click(f.getByRole("button", { name: "Add a header" }));
+    await type(f.getByRole("textbox", { name: "Header 1 name" }), "Authorization");
+    expect(f.queryByRole("checkbox", { name: "Keep it in the keychain" })).toBeNull();
+    expect(f.getByText(/There is no keychain here/)).toBeTruthy();
   });
 });
