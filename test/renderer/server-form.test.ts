@@ -150,3 +150,25 @@ describe("without a keychain", () => {
     expect(f.getByText(/There is no keychain here/)).toBeTruthy();
   });
 });
+
+describe("on the first run", () => {
+  it("Add a server is offered beside the first-run panel; once added, the list takes its place", async () => {
+    let written = false;
+    const api = fakeApi({
+      "servers:list": async () => ok([]),
+      // Main's answer once the add has created the file.
+      "app:firstRun": async () => ok({ firstRun: !written, configPath: "/home/u/.config/toolnexus-companion/mcp.json" }),
+      "servers:save": async () => ((written = true), ok(saved([{ ...files, name: "echo" }]))),
+    });
+    render(App, { props: { connection: { api, mode: "electron" } } });
+    await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
+    await fireEvent.click(await screen.findByRole("button", { name: "Add a server" }));
+    const f = within(screen.getByRole("form", { name: "Add a server" }));
+    await type(f.getByRole("textbox", { name: "Name" }), "echo");
+    await type(f.getByRole("textbox", { name: "Command" }), "node");
+    await fireEvent.click(f.getByRole("button", { name: "Add the server" }));
+    await screen.findByRole("list", { name: "Servers" });
+    expect(within(card("echo")).getByRole("button", { name: "Edit" })).toBeTruthy();
+    expect(screen.queryByRole("heading", { name: "Welcome: no servers yet" })).toBeNull();
+  });
+});
