@@ -238,7 +238,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...rules.handlers,
     // Agents are connected to this run's listener; a literal token (Zed over HTTP, chosen) is the current one.
     ...createAgentsHandlers({ companionUrl: () => listeners[0]?.url, cli: () => cliCommand(), token: () => token, tokenKept: () => tokenPlace(secrets) }),
-    ...createServerManagementHandlers({ supervisor, auth, configPath: options.config === undefined ? options.configPath : undefined, servers, secrets, source: () => source }),
+    ...createServerManagementHandlers({
+      supervisor,
+      auth,
+      configPath: options.config === undefined ? options.configPath : undefined,
+      servers,
+      secrets,
+      source: () => source,
+      keychain: secrets.available ? { set: async (name, value) => (await secrets.set(name, value), void (await settings.refreshSecretNames())) } : undefined,
+    }),
     ...createHandlers({
     inbox,
     source: () => source,

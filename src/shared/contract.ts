@@ -4,6 +4,7 @@ import { AGENTS_INVOKE_CHANNELS, type AgentsInvokeMap, type TokenKept } from "./
 export type { TokenKept } from "./agents";
 import { HISTORY_INVOKE_CHANNELS, type HistoryInvokeMap } from "./history";
 import { RULES_EVENT_CHANNELS, RULES_INVOKE_CHANNELS, type RulesEventMap, type RulesInvokeMap } from "./rules";
+import type { ServerFormValue, ServerSaveArg, ServerSaveResult } from "./server-form";
 import type { ServerImportArg, ServerImportPlan, ServerImportResult } from "./server-import";
 import type { Answer, InboxEvent, PendingEntry, ServerStatus, ToolInfo, ToolRunResult, ToolSummary } from "./types";
 
@@ -69,6 +70,12 @@ export interface ServerManagementInvokeMap {
   "app:firstRun": [void, { firstRun: boolean; configPath: string }];
   /** One tool whole (its input schema too), when the person opens it in the Servers view. */
   "tools:get": [{ tool: string }, ToolInfo];
+  /** A config server's entry as the Edit form shows it (secret-looking literal values `kept`, not sent). */
+  "servers:entry": [{ name: string }, ServerFormValue];
+  /** Adds (no `original`) or changes a config server; refused values come back as field errors, nothing written. */
+  "servers:save": [ServerSaveArg, ServerSaveResult];
+  /** Stops the session-only demo server ("Try a question"); the config is not touched. */
+  "servers:stopDemo": [void, ServerView[]];
 }
 
 export const SERVER_MANAGEMENT_CHANNELS = [
@@ -82,6 +89,9 @@ export const SERVER_MANAGEMENT_CHANNELS = [
   "servers:signOut",
   "app:firstRun",
   "tools:get",
+  "servers:entry",
+  "servers:save",
+  "servers:stopDemo",
 ] as const satisfies readonly (keyof ServerManagementInvokeMap)[];
 
 export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManagementInvokeMap, AgentsInvokeMap {

@@ -87,7 +87,16 @@ export interface ServerStatus {
   nextRetryAt?: number;
   /** A remote server with OAuth tokens stored: only then does the Servers view offer Sign out. */
   signedIn?: boolean;
+  /**
+   * What runs: the command line of a local server or the URL of a remote one, as the page may see
+   * it (token-looking arguments and URL query values masked). Absent for the config-error entry.
+   */
+  target?: ServerTarget;
+  /** Runs for this session only, not from the config file (the demo of "Try a question"). */
+  sessionOnly?: boolean;
 }
+
+export type ServerTarget = { kind: "local"; command: string; args: string[]; cwd?: string } | { kind: "remote"; url: string };
 
 /**
  * A tool as the servers list carries it: no input schema, the description cut to its start

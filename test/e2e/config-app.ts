@@ -8,6 +8,7 @@ import type { Page } from "playwright-core";
 import { createCore } from "../../src/main/core";
 import { startCompanionServer } from "../../src/main/http/companion-server";
 import { browserPlatform } from "../../src/main/serve";
+import type { SecretStore } from "../../src/main/secrets";
 import { rendererDir, repoRoot, type App } from "./harness";
 
 const require = createRequire(import.meta.url);
@@ -32,7 +33,7 @@ export function useHome(home: string): () => void {
   };
 }
 
-export async function startFromFile(configPath: string, options: { historyPath?: string } = {}): Promise<App> {
+export async function startFromFile(configPath: string, options: { historyPath?: string; secrets?: SecretStore } = {}): Promise<App> {
   const log: string[] = [];
   const core = await createCore({ configPath, platform: browserPlatform, log: (l) => log.push(l), connectInBackground: true, ...options });
   const server = await startCompanionServer(core, { port: 0, staticDir: rendererDir(), log: (l) => log.push(l) });

@@ -242,6 +242,24 @@ describe("the first run's demo server", () => {
     expect(source.tools.some((t) => t.name === "demo_ask_coffee_order")).toBe(false);
   });
 
+  it("is marked session-only, Stop demo stops it for the session, and never stops the config's own demo", async () => {
+    const path = join(dir, "mcp.json");
+    const { source, ready, supervisor } = start({}, { configPath: path, debounceMs: 50 });
+    await ready;
+    await supervisor.startExtra(demoServer());
+    expect(statusOf(source, "demo")).toMatchObject({ state: "connected", sessionOnly: true, target: { kind: "local", args: [expect.stringMatching(/demo-server\.mjs$/)] } });
+    await expect(supervisor.stopExtra("demo")).resolves.toBe(true);
+    expect(source.servers().some((s) => s.name === "demo")).toBe(false);
+    expect(source.tools.some((t) => t.server === "demo")).toBe(false);
+    await expect(supervisor.stopExtra("demo")).resolves.toBe(false);
+    // A config server of that name is the person's: Stop demo leaves it alone.
+    await writeFile(path, JSON.stringify({ mcpServers: { demo: fixtureCommand("flaky-stdio") } }));
+    await eventually(() => source.servers().some((s) => s.name === "demo" && s.state === "connected"), 5000, "the config's demo started");
+    expect(statusOf(source, "demo").sessionOnly).toBeUndefined();
+    await expect(supervisor.stopExtra("demo")).resolves.toBe(false);
+    expect(statusOf(source, "demo").state).toBe("connected");
+  });
+
   it("asks a form question and a URL question through the Inbox", async () => {
     const person = scriptedPerson((entry) =>
       entry.request.kind === "input" ? { ok: true, data: { drink: "tea", size: "l", name: "Ada" } } : { ok: true },

@@ -1,13 +1,15 @@
 // The Servers view's actions on the companion's own servers: restart or retry one, enable,
 // disable or remove one (edits of the config file, which the supervisor's watcher then applies),
-// the first-run facts, and "Try a question" (the shipped demo server, for this session only).
+// add or edit one through the form (server-form-handlers.ts), the first-run facts, and "Try a
+// question" (the shipped demo server, for this session only, stopped by "Stop demo").
 import type { ServerManagementInvokeMap, ServerView } from "../../shared/contract";
 import type { ServerImportArg } from "../../shared/server-import";
 import { currentMachine } from "../clients";
 import { buildImport, fingerprintOf, ImportRefused, importView, writeImport, type SecretSink } from "../clients/import-plan";
 import type { Machine } from "../clients/types";
 import { editConfigFile, removeServer, setServerEnabled } from "../mcp/config-edit";
-import { demoServer, firstRunInfo } from "../mcp/first-run";
+import { DEMO_SERVER_NAME, demoServer, firstRunInfo } from "../mcp/first-run";
+import { createFormHandlers } from "./server-form-handlers";
 import type { Supervisor } from "../mcp/supervisor";
 import type { McpSource } from "../mcp/types";
 import { toolWhole } from "./server-views";
@@ -31,6 +33,8 @@ export interface ServerManagementDeps {
   machine?: () => Machine;
   /** Where import moves literal secrets (the keychain); without it they can only stay literal. */
   secrets?: SecretSink;
+  /** Where the form's "keep it in the keychain" stores a header's value; absent without a keychain (a value kept in memory would be gone at the next start). */
+  keychain?: { set(name: string, value: string): Promise<void> };
 }
 
 const MAX_NAME = 200;
@@ -70,6 +74,12 @@ export function createServerManagementHandlers(deps: ServerManagementDeps): Serv
     return built;
   };
 
+  // A session-only server (the demo) is not in the file: the config cannot disable or remove it.
+  const notSessionOnly = (name: string) => {
+    if (deps.servers().some((s) => s.name === name && s.sessionOnly)) {
+      throw new HandlerError("session-only", `"${name}" runs for this session only ("Try a question"), not from the config file: Stop demo stops it.`);
+    }
+  };
   const known = (channel: string, name: string) => {
     if (!deps.servers().some((s) => s.name === name)) throw new HandlerError("unknown-server", `${channel}: no server is named "${name}".`);
   };
@@ -85,12 +95,14 @@ export function createServerManagementHandlers(deps: ServerManagementDeps): Serv
       const input = objectArg("servers:setEnabled", arg);
       const name = stringField("servers:setEnabled", input, "name", MAX_NAME);
       const enabled = booleanField("servers:setEnabled", input, "enabled");
+      notSessionOnly(name);
       await editConfigFile(configPath("servers:setEnabled"), (text) => setServerEnabled(text, name, enabled));
       await deps.supervisor?.settled();
       return deps.servers();
     },
     async "servers:remove"(arg) {
       const name = stringField("servers:remove", objectArg("servers:remove", arg), "name", MAX_NAME);
+      notSessionOnly(name);
       await editConfigFile(configPath("servers:remove"), (text) => removeServer(text, name));
       await deps.supervisor?.settled();
       return deps.servers();
@@ -104,6 +116,11 @@ export function createServerManagementHandlers(deps: ServerManagementDeps): Serv
         throw new HandlerError("no-demo", (error as Error).message);
       }
       await supervisor("servers:tryDemo").startExtra(demo);
+      return deps.servers();
+    },
+    async "servers:stopDemo"(arg) {
+      noArg("servers:stopDemo", arg);
+      if (!(await supervisor("servers:stopDemo").stopExtra(DEMO_SERVER_NAME))) throw new HandlerError("unknown-server", "The demo is not running.");
       return deps.servers();
     },
     async "servers:signIn"(arg) {
@@ -158,6 +175,7 @@ export function createServerManagementHandlers(deps: ServerManagementDeps): Serv
       if (!tool) throw new HandlerError("unknown-tool", `No connected server offers a tool named "${name}".`);
       return toolWhole(tool);
     },
+    ...createFormHandlers({ configPath, notSessionOnly, servers: deps.servers, settled: () => deps.supervisor?.settled(), secrets: deps.keychain }),
     async "app:firstRun"(arg) {
       noArg("app:firstRun", arg);
       if (!deps.configPath) return { firstRun: false, configPath: "" };

@@ -18,6 +18,8 @@ export interface ServerFields {
   url?: string;
   env?: Record<string, string>;
   headers?: Record<string, string>;
+  /** A local server's working folder; "" removes it (edit). */
+  cwd?: string;
 }
 
 export class ConfigEditError extends Error {
@@ -82,6 +84,7 @@ function entryOf(fields: ServerFields): Raw {
       command: fields.command,
       ...(fields.args && fields.args.length > 0 ? { args: fields.args } : {}),
       ...(fields.env && Object.keys(fields.env).length > 0 ? { env: fields.env } : {}),
+      ...(fields.cwd ? { cwd: fields.cwd } : {}),
     };
   }
   if (fields.args && fields.args.length > 0) throw new ConfigEditError("arguments are for local servers (--command)");
@@ -121,6 +124,7 @@ export function editServer(text: string, name: string, fields: ServerFields): st
   if (fields.args !== undefined) put("args", fields.args.length > 0 ? fields.args : undefined);
   if (fields.env !== undefined) put("env", Object.keys(fields.env).length > 0 ? fields.env : undefined);
   if (fields.headers !== undefined) put("headers", Object.keys(fields.headers).length > 0 ? fields.headers : undefined);
+  if (fields.cwd !== undefined && (fields.cwd !== "" || "cwd" in raw)) put("cwd", fields.cwd !== "" ? fields.cwd : undefined);
   return validated(out, name);
 }
 

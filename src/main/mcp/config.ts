@@ -37,6 +37,8 @@ interface Common {
    * calling agent has roots of its own (absent: an empty list).
    */
   roots?: Array<{ uri: string; name: string }>;
+  /** Not from the config file: runs for this session only (the first run's demo server). */
+  sessionOnly?: boolean;
 }
 
 /** A VS Code input a server refers to: its id, the description shown when asking, whether it is a password. */

@@ -28,6 +28,7 @@ import { MAX_SIGN_INS_PER_CONNECT } from "../auth/session";
 import type { ServerAuthSession } from "../auth/types";
 import { AgentGone } from "../inbox/agent-gone";
 import { boundedFetch } from "./bounded-fetch";
+import { targetOf } from "./server-target";
 import { eraHas, eraOf, healthMethod, type Era } from "./era";
 
 export const CLIENT_INFO = { name: "toolnexus-companion", version: "0.1.0" };
@@ -173,7 +174,7 @@ export class ServerConnection implements McpBackend {
     /** A notification the gateway passes on to agents (forward.ts lists which). */
     private readonly notified: (method: string, params: Record<string, unknown>) => void = () => {},
   ) {
-    this.status = { name: config.name, state: config.enabled ? "connecting" : "disabled", toolCount: 0 };
+    this.status = { name: config.name, state: config.enabled ? "connecting" : "disabled", toolCount: 0, target: targetOf(config), ...(config.sessionOnly ? { sessionOnly: true } : {}) };
     if (config.type === "remote" && options.auth) {
       this.auth = options.auth.session({ name: config.name, url: config.url, oauth: config.oauth });
       this.auth.attach({ signIn: () => this.signIn(), signedOut: () => this.signedOut() });

@@ -56,5 +56,6 @@ export function demoServer(path: string | undefined = demoServerPath(), execPath
     command: execPath,
     args: [path],
     env: { ELECTRON_RUN_AS_NODE: "1" },
+    sessionOnly: true,
   };
 }

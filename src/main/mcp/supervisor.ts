@@ -105,6 +105,8 @@ export interface Supervisor {
   restart(name: string): Promise<void>;
   /** Runs a server that is not in the config (the demo of the first run); the config's own wins. */
   startExtra(server: ServerConfig): Promise<void>;
+  /** Stops a server startExtra runs; false when none of that name runs (the config's own is left alone). */
+  stopExtra(name: string): Promise<boolean>;
   /** The config file's error (line and column) while the last good config is kept, else undefined. */
   configError(): string | undefined;
   /** Resolves after the pending config read (if any) has been applied: tests and the CLI's wait. */
@@ -352,6 +354,14 @@ export function superviseSource(source: RuntimeSource, options: SuperviseOptions
       }
       extras.add(server.name);
       await source.add(server).connect();
+    },
+    async stopExtra(name) {
+      if (!extras.has(name) || !source.connection(name)) return false;
+      extras.delete(name);
+      forget(name);
+      await source.remove(name);
+      log(`MCP server "${name}": stopped for this session (asked by the person).`);
+      return true;
     },
     configError: () => configError,
     settled: async () => {
