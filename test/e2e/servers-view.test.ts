@@ -67,7 +67,7 @@ describe("Servers view", () => {
     const page = await openServers();
     const missing = card(page, "missing");
     await missing.getByText("is it installed?").waitFor();
-    expect(await missing.innerText()).toContain(`The command “${MISSING}” was not found`);
+    expect(await missing.innerText()).toContain(`Exits at start: “${MISSING}” not found — is it installed?`);
     await card(page, "everything").getByText("connected", { exact: true }).waitFor({ timeout: 30_000 });
     const first = page.getByRole("list", { name: "Servers" }).getByRole("heading", { level: 2 }).first();
     expect(await first.innerText()).toBe("missing");
