@@ -25,8 +25,9 @@ function cut(text: string, max: number): { text: string; cut: boolean } {
   return text.length > max ? { text: text.slice(0, max), cut: true } : { text, cut: false };
 }
 
-export function toolSummary(tool: McpTool): ToolSummary {
-  const description = cut(tool.description, MAX_TOOL_DESCRIPTION_IN_LIST);
+/** A tool's names and title, and its description cut to `max` characters. */
+function described(tool: McpTool, max: number): ToolSummary {
+  const description = cut(tool.description, max);
   return {
     name: tool.name,
     server: tool.server,
@@ -37,18 +38,13 @@ export function toolSummary(tool: McpTool): ToolSummary {
   };
 }
 
+export function toolSummary(tool: McpTool): ToolSummary {
+  return described(tool, MAX_TOOL_DESCRIPTION_IN_LIST);
+}
+
 /** One tool whole for a page; its schema is bounded where it is listed (MAX_TOOL_SCHEMA_BYTES). */
 export function toolWhole(tool: McpTool): ToolInfo {
-  const description = cut(tool.description, MAX_TOOL_DESCRIPTION_TO_PAGE);
-  return {
-    name: tool.name,
-    server: tool.server,
-    tool: tool.tool,
-    ...(tool.title !== undefined ? { title: tool.title } : {}),
-    description: description.text,
-    ...(description.cut ? { descriptionCut: true as const } : {}),
-    inputSchema: tool.inputSchema,
-  };
+  return { ...described(tool, MAX_TOOL_DESCRIPTION_TO_PAGE), inputSchema: tool.inputSchema };
 }
 
 export class ServerViews {
