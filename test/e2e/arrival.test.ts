@@ -366,7 +366,7 @@ describe("sizes and states", () => {
     expect(await page.getByText("toolnexus-companion token").count()).toBeGreaterThan(0);
     // The harness's core has no keychain (createCore's in-memory store), as serve without one.
     expect(await page.getByText(/^Keychain:/).innerText()).toContain("not available");
-    expect(await page.getByRole("note").filter({ hasText: "kept in memory for this session only" }).isVisible()).toBe(true);
+    expect(await page.getByRole("note").filter({ hasText: "Secrets saved here are kept in memory for this session only" }).isVisible()).toBe(true);
     await page.getByLabel("Secret name").fill("E2E_SESSION_SECRET");
     await page.getByLabel("Secret value").fill("s3cr3t");
     const save = page.getByRole("button", { name: "Save secret" });

@@ -83,7 +83,7 @@ describe("an agent that disconnects withdraws its questions at once", () => {
         const sharedQ = nextQuestion(companion, (e) => e.request.prompt === "Note for b1?");
         const sharedCall = stayer.callTool({ name: "rec_ask", arguments: { label: "b1" } });
         const shared = await sharedQ;
-        expect(shared.source.agent).toBe("quitter, stayer");
+        expect(shared.source.agent).toBe("quitter or stayer");
 
         const gone = Date.now();
         if (how.startsWith("ends its session")) await (quitter.transport as StreamableHTTPClientTransport).terminateSession();

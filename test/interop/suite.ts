@@ -201,7 +201,12 @@ export function interopSuite(spec: LibrarySpec): void {
         expect(viaGateway.ok, viaGateway.error?.message).toBe(true);
         const prefix = `${server}_`;
         const ours = new Map((viaGateway.result as Array<{ name: string }>).filter((t) => t.name.startsWith(prefix)).map((t) => [t.name.slice(prefix.length), { ...t, name: t.name.slice(prefix.length) }]));
-        const theirs = viaDirect.result as Array<{ name: string }>;
+        const listed = viaDirect.result as Array<{ name: string; execution?: { taskSupport?: string } }>;
+        // A tool that needs tasks cannot be called through the gateway yet, so it is not listed
+        // (server-everything's simulate-research-query); every other tool comes through whole.
+        const needsTasks = listed.filter((t) => t.execution?.taskSupport === "required").map((t) => t.name);
+        for (const name of needsTasks) expect(ours.has(name), `${name} needs tasks and must not be offered`).toBe(false);
+        const theirs = listed.filter((t) => !needsTasks.includes(t.name));
         // The companion may see more of a server's tools than the library can (server-everything
         // lists some only to clients with sampling or roots); every tool the library sees directly
         // must come through whole.

@@ -33,12 +33,13 @@ describe("the Servers view stays as the person left it", () => {
     await open([files]);
     const runner = screen.getByRole("form", { name: "Run read_file" });
     await fireEvent.click(within(runner).getByText("Arguments"));
-    await fireEvent.input(within(runner).getByRole("textbox", { name: "Path" }), { target: { value: "/etc/hostname" } });
+    await fireEvent.input(await within(runner).findByRole("textbox", { name: "Path" }), { target: { value: "/etc/hostname" } });
     await fireEvent.click(screen.getByRole("button", { name: "Inbox" }));
     await waitFor(() => expect(screen.queryByRole("list", { name: "Servers" })).toBeNull());
     await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
     const again = await screen.findByRole("form", { name: "Run read_file" });
-    expect((within(again).getByRole("textbox", { name: "Path" }) as HTMLInputElement).value).toBe("/etc/hostname");
+    // Its fold is open again, the schema fetched again, and the typed value given back.
+    expect(((await within(again).findByRole("textbox", { name: "Path" })) as HTMLInputElement).value).toBe("/etc/hostname");
   });
 });
 

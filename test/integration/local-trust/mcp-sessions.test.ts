@@ -192,7 +192,7 @@ describe("an event stream nobody reads", () => {
   it("is destroyed once what waits for it passes the bound; the session stays for a reconnect", async () => {
     // A server that logs: each of its log messages goes to every agent that set a level, on its GET stream.
     const source = Object.assign(standInSource(), {
-      backends: () => [{ name: "demo", capabilities: () => ({ logging: {} }), forward: async () => ({}) }],
+      backends: () => [{ name: "demo", capabilities: () => ({ logging: {} }), forward: async () => ({}), offers: () => true }],
     });
     const { gateway, url } = await start({ maxQueuedBytes: 256 * 1024 }, source);
     const opened = await initialize(url);
