@@ -1,10 +1,14 @@
 // The companion's own MCP config file: where it lives, reading it at start, and writing it
 // atomically. A missing file is an empty config (first run); a broken one is an error the person
 // sees in the servers view, and the app still starts. Comments and trailing commas are fine.
-import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+// The file names commands the companion runs, so a file (or folder) other users can change is
+// refused like a broken one (base/file-trust.ts): no server of it starts.
+import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { describeFsError } from "./base/fs-errors";
+import { trustProblem } from "./base/file-trust";
+import type { SafeWriteOptions } from "./base/safe-write";
 import { parseConfigText } from "./mcp/config";
 
 export interface ConfigFileResult {
@@ -29,13 +33,15 @@ export function resolveConfigPath(flag: string | undefined, env: Record<string, 
 export async function readConfigFile(path: string): Promise<ConfigFileResult> {
   let text: string;
   try {
+    const untrusted = trustProblem(path);
+    if (untrusted) return { config: {}, error: `The MCP config is not used, so none of its servers run: ${untrusted}` };
     text = await readFile(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") {
       return { config: {}, note: `config: ${path} does not exist; starting with no servers.` };
     }
-    return { config: {}, error: `Could not read the MCP config ${path}: ${(error as Error).message}` };
+    return { config: {}, error: `Could not read the MCP config ${path}: ${describeFsError(error, path) ?? (error as Error).message}` };
   }
   if (text.trim() === "") return { config: {}, note: `config: ${path} is empty; starting with no servers.` };
   try {
@@ -46,26 +52,8 @@ export async function readConfigFile(path: string): Promise<ConfigFileResult> {
 }
 
 /**
- * Replaces `path` with `text` so that a reader (the app, an editor, a crash) sees the old file or
- * the new one, never half of it: a temporary file beside it, then a rename. A new file is private
- * (0600) because imported servers may carry tokens written inline in another client's config; an
- * existing file keeps its mode.
+ * How the companion's config is written (base/safe-write.ts): always 0600, whatever mode it had —
+ * servers carry header and env values, and imported ones tokens written inline in another
+ * client's config; its folder, when created, 0700.
  */
-export async function writeConfigFileAtomic(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  let mode = 0o600;
-  try {
-    mode = (await stat(path)).mode & 0o777;
-  } catch {
-    // a new file
-  }
-  const temp = join(dirname(path), `.${randomBytes(6).toString("hex")}.${process.pid}.tmp`);
-  try {
-    await writeFile(temp, text, { mode, flag: "wx" });
-    await chmod(temp, mode);
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => {});
-    throw error;
-  }
-}
+export const CONFIG_WRITE_OPTIONS: SafeWriteOptions = { mode: 0o600, dirMode: 0o700 };

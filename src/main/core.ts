@@ -45,6 +45,8 @@ export interface CoreOptions {
   maxWaitMs?: number;
   /** The history database (defaultHistoryPath() in the apps); without it nothing is recorded. */
   historyPath?: string;
+  /** The desktop app's Electron build of better-sqlite3 (src/main/index.ts); Node's otherwise. */
+  historyNative?: { binding?: string; fix: string };
   /** The rules file (defaultRulesPath() in the apps); without it rules last this session only. */
   rulesPath?: string;
   /**
@@ -155,7 +157,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const inbox = new Inbox(options.inbox);
   // History records every question from the moment the Inbox exists; it never blocks answering.
-  const history = options.historyPath ? openHistory(inbox, { path: options.historyPath, log, redact: (v) => secretScrubber.scrubValue(v) }) : undefined;
+  const history = options.historyPath ? openHistory(inbox, { path: options.historyPath, log, redact: (v) => secretScrubber.scrubValue(v), ...(options.historyNative ? { native: options.historyNative } : {}) }) : undefined;
   // Rules answer matching questions the moment they are admitted (after history starts listening).
   const rules = openRules(inbox, { ...(options.rulesPath ? { path: options.rulesPath } : {}), log, redact: (v) => secretScrubber.scrubValue(v) });
   // Remote servers that need OAuth ask the person through the Inbox; the browser comes back to a

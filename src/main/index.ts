@@ -7,7 +7,10 @@ import { createCore } from "./core";
 import { parseDesktopArgs } from "./desktop/args";
 import { runDesktopApp } from "./desktop/app";
 import { utilityHelperLauncher } from "./desktop/keychain-helper";
+import { desktopHistoryNative } from "./desktop/natives";
 import { startCompanionServer } from "./http/companion-server";
+import { DEFAULT_PORT } from "./http/listener";
+import { claimPort, type PortClaim } from "./http/port-claim";
 import { installOrphanGuard } from "./process/orphan-guard";
 import { openSecretStore, scrubbedLog } from "./secrets";
 import { defaultHistoryPath } from "./history";
@@ -28,18 +31,28 @@ void runDesktopApp({
   startHidden: args.hidden,
   log,
   async createCore(platform) {
+    // The gateway's port before any MCP server starts, so a taken one is said (with its holder)
+    // first. Another companion (say `npm run serve`) may hold it; the desktop still works.
+    let claim: PortClaim | undefined;
+    try {
+      claim = await claimPort(args.port ?? DEFAULT_PORT);
+    } catch (error) {
+      log(`gateway: not started (${error instanceof Error ? error.message : String(error)})`);
+    }
     // Before any server starts: end what a crashed predecessor left, and start the watchdog that
     // ends our servers if this process dies without closing them (process/orphan-guard.ts).
     // The keychain helper (a utility process, no server) starts meanwhile.
     const [, secrets] = await Promise.all([installOrphanGuard({ log }), openSecretStore({ launch: utilityHelperLauncher(path.join(outDir, "main", "keychain-helper.cjs")) })]);
     // The tray and window come up at once; servers show "connecting" until they are ready.
-    const core = await createCore({ configPath: args.configPath, platform, log, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath() });
-    try {
-      const server = await startCompanionServer(core, { staticDir: path.join(outDir, "renderer"), log, ...(args.port !== undefined ? { port: args.port } : {}) });
-      log(`gateway: agents reach the companion at ${server.url}/mcp`);
-    } catch (error) {
-      // Another companion (say `npm run serve`) may hold the port; the desktop still works.
-      log(`gateway: not started (${error instanceof Error ? error.message : String(error)})`);
+    const core = await createCore({ configPath: args.configPath, platform, log, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), historyNative: desktopHistoryNative(path.dirname(outDir)), rulesPath: defaultRulesPath() });
+    if (claim) {
+      try {
+        const server = await startCompanionServer(core, { staticDir: path.join(outDir, "renderer"), log, claim });
+        log(`gateway: agents reach the companion at ${server.url}/mcp`);
+      } catch (error) {
+        await claim.release();
+        log(`gateway: not started (${error instanceof Error ? error.message : String(error)})`);
+      }
     }
     return core;
   },

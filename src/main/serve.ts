@@ -3,13 +3,17 @@
 // the end-to-end tests drive. npm runs the bundle of this file (scripts/build-serve.mjs →
 // out/serve/serve.js) with `exec node`, so no wrapper sits between the person and the companion;
 // npm stays the parent, and the companion stops in order when its parent goes away.
+// `toolnexus-companion start` runs the same runServe from source, in the launcher's own process
+// (bin/toolnexus-companion registers tsx in-process, so no wrapper process there either).
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createCore, type Platform } from "./core";
 import { startCompanionServer } from "./http/companion-server";
 import { DEFAULT_PORT } from "./http/listener";
-import { openSecretStore } from "./secrets";
+import { claimPort } from "./http/port-claim";
+import { openSecretStore, scrubbedLog } from "./secrets";
+import { START_USAGE } from "./cli/start";
 import { installOrphanGuard } from "./process/orphan-guard";
 import { watchParent } from "./process/parent-watch";
 import { resolveConfigPath } from "./config-file";
@@ -32,7 +36,7 @@ function parse(argv: string[]): { config: string; port: number } {
     strict: true,
   });
   if (values.help) {
-    process.stdout.write("Usage: npm run serve -- [--config <mcp.json>] [--port <n>]\n  (or the environment variable TOOLNEXUS_CONFIG; --config wins)\n");
+    process.stdout.write(START_USAGE);
     process.exit(0);
   }
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
@@ -40,13 +44,19 @@ function parse(argv: string[]): { config: string; port: number } {
   return { config: resolveConfigPath(values.config), port };
 }
 
-async function main(): Promise<void> {
-  const args = parse(process.argv.slice(2));
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+/** Every line of browser mode: no known secret, no control character from a server's output. */
+const log = scrubbedLog((line: string) => process.stderr.write(`${line}\n`));
+
+async function main(argv: string[]): Promise<void> {
+  const args = parse(argv);
   log(`config: ${args.config}`);
+  // The port first: a taken one ends the start here, before any MCP server (npx downloads and all)
+  // has started only to be stopped again. The listener takes this socket over below.
+  const claim = await claimPort(args.port);
   // Before any server starts: end what a crashed predecessor left, and make sure our own servers
   // die with us however we die.
   // The keychain helper starts meanwhile: it is no server, and it exits when our pipe closes.
+  // (A failure from here on exits the process, which gives the claimed port back.)
   const [guard, secrets] = await Promise.all([installOrphanGuard({ log }), openSecretStore()]);
   const core = await createCore({ configPath: args.config, platform: browserPlatform, log, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath() });
   // Handlers before the link is printed: whoever reads it may signal at once, and a SIGTERM
@@ -74,21 +84,26 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => stop("SIGTERM"));
   // npm (or any wrapper) killed, even with SIGKILL: we were re-parented; stop as on SIGTERM.
   watchParent(() => stop("parent exited"), 500);
-  // Servers connect while the page is already up; say how each one ends up.
+  // Servers connect while the page is already up; say when each one is ready. A failure is said
+  // once, by whoever acts on it (mcp/supervisor.ts: the restart it schedules), not here again.
+  const connected = new Set<string>();
   core.source.on((event) => {
-    if (event.type !== "status" || event.status.state === "connecting") return;
+    if (event.type !== "status") return;
     const s = event.status;
-    log(`server ${s.name}: ${s.state}${s.error ? ` — ${s.error}` : ` (${s.toolCount} tools)`}`);
+    if (s.state !== "connected") return void connected.delete(s.name);
+    if (connected.has(s.name)) return;
+    connected.add(s.name);
+    log(`server ${s.name}: connected (${s.toolCount} tools)`);
   });
   const staticDir = fileURLToPath(new URL("../../out/renderer", import.meta.url));
   let server;
   try {
-    server = await startCompanionServer(core, { port: args.port, staticDir, log });
+    server = await startCompanionServer(core, { claim, staticDir, log });
   } catch (error) {
     await core.close();
+    await claim.release();
     guard.close();
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code === "EADDRINUSE" ? `Port ${args.port} is in use (another companion?); pick another with --port.` : (error as Error).message);
+    throw error;
   }
   for (const status of core.servers()) {
     if (status.state === "disabled") log(`server ${status.name}: disabled`);
@@ -107,10 +122,26 @@ function isMainModule(): boolean {
   }
 }
 
+/** Starts the companion; 0 once it runs (it keeps running until a signal), 1 if it could not start. */
+export async function runServe(argv: string[]): Promise<number> {
+  try {
+    await main(argv);
+    return 0;
+  } catch (error) {
+    // A mistyped option is a usage error (2), as for every command of the CLI.
+    if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      log(`toolnexus-companion start: ${(error as Error).message}`);
+      process.stderr.write(`\n${START_USAGE}`);
+      return 2;
+    }
+    log(`Toolnexus Companion could not start: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
 // Only when run as a program, so tests can import browserPlatform.
 if (isMainModule()) {
-  main().catch((error: Error) => {
-    process.stderr.write(`Toolnexus Companion could not start: ${error.message}\n`);
-    process.exit(1);
+  void runServe(process.argv.slice(2)).then((code) => {
+    if (code !== 0) process.exit(code);
   });
 }

@@ -17,6 +17,21 @@ export const HISTORY_BY: readonly HistoryBy[] = ["person", "rule", "companion", 
 export interface AskedField {
   key: string;
   title?: string;
+  /** A choice's options whose titles differ from their values, so views show "Hero 1", not "hero-1". */
+  options?: FieldOptionTitle[];
+}
+
+export interface FieldOptionTitle {
+  value: string;
+  title: string;
+}
+
+/** A value as the person saw it: an option's title where the field has one, else the value. */
+export function titledValue(field: AskedField | undefined, value: unknown): string {
+  const title = (v: unknown) => (typeof v === "string" ? (field?.options?.find((o) => o.value === v)?.title ?? v) : String(v));
+  if (Array.isArray(value)) return value.map(title).join(", ");
+  if (typeof value === "object" && value !== null) return JSON.stringify(value);
+  return title(value);
 }
 
 export interface HistoryRecord {

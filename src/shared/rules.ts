@@ -2,17 +2,16 @@
 // is, how the page asks for one, and the channels Settings and the question form use. Plain data.
 
 /** `session`: kept in memory until the companion quits. `always`: kept in a file until removed. */
+import type { AskedField } from "./history";
+
 export type RuleScope = "session" | "always";
 export type RuleAction = "accept" | "decline";
 
 export const RULE_SCOPES: readonly RuleScope[] = ["session", "always"];
 export const RULE_ACTIONS: readonly RuleAction[] = ["accept", "decline"];
 
-/** One field of the form a rule was made for (key and title, as asked). */
-export interface RuleField {
-  key: string;
-  title?: string;
-}
+/** One field of the form a rule was made for (key, title and option titles, as asked). */
+export type RuleField = AskedField;
 
 /**
  * A server's form, answered the same way each time it asks the same form: same server, same tool

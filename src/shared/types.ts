@@ -85,6 +85,8 @@ export interface ServerStatus {
   attempt?: number;
   /** Epoch milliseconds of the next try, while `restarting`. */
   nextRetryAt?: number;
+  /** A remote server with OAuth tokens stored: only then does the Servers view offer Sign out. */
+  signedIn?: boolean;
 }
 
 export interface ToolInfo {

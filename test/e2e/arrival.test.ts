@@ -114,7 +114,7 @@ async function overflow(page: Page): Promise<{ scrollWidth: number; innerWidth: 
 }
 
 describe("arrival", () => {
-  it("a question asked by a run on the Servers view opens in the Inbox, takes the focus, and after Accept the run's result stands beside 'Sent: accepted'", async () => {
+  it("a question asked by a run on the Servers view opens in the Inbox, takes the focus, and after Accept the run's result stands beside 'Accepted'", async () => {
     const page = await openPage();
     await runTool(page, ELICIT);
     // The page comes to the question: the Inbox, the form, and the keyboard in its first field.
@@ -129,7 +129,7 @@ describe("arrival", () => {
     await form.getByRole("button", { name: "Accept" }).click();
     const sent = page.getByRole("status", { name: "Answer sent" });
     await sent.waitFor();
-    expect(await sent.innerText()).toContain("Sent: accepted");
+    expect(await sent.innerText()).toContain("Accepted");
     const text = await sentResult(page, ELICIT);
     expect(text).toContain("- Name: Ada");
     await shootAll(page, "sent");

@@ -1,7 +1,7 @@
 // Issue 8 §3 in the browser, end to end: the real companion started with a config path that does
 // not exist (a first run), Debian's Chromium, and the demo server shipped in src/demo. "Try a
 // question" starts the demo and runs its form tool; the question opens at once and is answered
-// through the real Inbox, the demo's result shown beside "Sent: accepted". The panel, Settings'
+// through the real Inbox, the demo's result shown beside "Accepted". The panel, Settings'
 // config path and the History tab are checked at 1280×800 and 420×640, light and dark, by axe.
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
@@ -79,7 +79,7 @@ describe("first run", () => {
 
     const sent = page.getByRole("status", { name: "Answer sent" });
     await sent.waitFor();
-    expect(await sent.innerText()).toContain("Sent: accepted");
+    expect(await sent.innerText()).toContain("Accepted");
     const result = sent.getByRole("region", { name: "Result of ask_coffee_order" });
     await expect.poll(() => result.innerText(), { timeout: UI_TIMEOUT }).toContain("Brewing a medium flat white for Ada.");
     // Trying the demo wrote nothing: the config file is still the person's to create.

@@ -66,7 +66,7 @@ describe("Servers view", () => {
   it("a server whose command is missing comes first with its next step, and Retry asks main to restart it", async () => {
     const page = await openServers();
     const missing = card(page, "missing");
-    await missing.getByText("Is it installed?").waitFor();
+    await missing.getByText("is it installed?").waitFor();
     expect(await missing.innerText()).toContain(`The command “${MISSING}” was not found`);
     await card(page, "everything").getByText("connected", { exact: true }).waitFor({ timeout: 30_000 });
     const first = page.getByRole("list", { name: "Servers" }).getByRole("heading", { level: 2 }).first();
@@ -77,7 +77,7 @@ describe("Servers view", () => {
     await missing.getByRole("button", { name: "Retry" }).click();
     await expect.poll(() => app.log.some((l) => l.includes('"missing": restarting (asked by the person)')), { timeout: UI_TIMEOUT }).toBe(true);
     // Still missing: it stays first, with the same next step.
-    await missing.getByText("Is it installed?").waitFor();
+    await missing.getByText("is it installed?").waitFor();
   }, 120_000);
 
   it("the search filters tools across servers; folds show the count", async () => {

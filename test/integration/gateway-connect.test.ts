@@ -88,9 +88,9 @@ describe("toolnexus-companion connect", () => {
     expect(run.stdout).toBe("");
   });
 
-  it("exits with a clear message when the token is wrong", async () => {
+  it("exits with a clear message when the token is wrong (the companion's proof does not match it)", async () => {
     const run = await runCli(["connect"], { TOOLNEXUS_COMPANION_URL: companion.listener.url, TOOLNEXUS_COMPANION_TOKEN: "wrong" });
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/refused the token/);
+    expect(run.stderr).toMatch(/could not prove it is the companion\); if the companion does run there, the token given is not its current one/);
   });
 });

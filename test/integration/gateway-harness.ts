@@ -29,15 +29,24 @@ export interface Companion {
 }
 
 export async function startCompanion(
-  options: { config?: unknown; everything?: boolean; idleSessionMs?: number; elicitation?: GatewayOptions["elicitation"]; pollAfterMs?: number } = {},
+  options: {
+    config?: unknown;
+    everything?: boolean;
+    idleSessionMs?: number;
+    elicitation?: GatewayOptions["elicitation"];
+    pollAfterMs?: number;
+    /** Every log line of the source and the gateway. */
+    log?: (line: string) => void;
+  } = {},
 ): Promise<Companion> {
   const inbox = new Inbox();
   const config = options.config ?? (options.everything === false ? { mcpServers: {} } : { mcpServers: { everything: everythingStdioCommand() } });
   const source = await loadMcp(config, {
     waitFor: inboxWaitFor(inbox),
+    log: options.log,
   });
   const token = `test-${Math.random().toString(36).slice(2)}`;
-  const gateway = createGatewayRoute({ source, inbox, idleSessionMs: options.idleSessionMs, elicitation: options.elicitation, pollAfterMs: options.pollAfterMs });
+  const gateway = createGatewayRoute({ source, inbox, idleSessionMs: options.idleSessionMs, elicitation: options.elicitation, pollAfterMs: options.pollAfterMs, log: options.log });
   const requests = createRequestsRoute({ inbox, heartbeatMs: 200 });
   const listener = await startListener({
     port: 0,

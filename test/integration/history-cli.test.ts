@@ -37,8 +37,8 @@ describe("toolnexus-companion history", () => {
     const lines = out.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^WHEN\s+OUTCOME\s+KIND\s+ASKED BY\s+TOOK\s+PROMPT$/);
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(/declined \(person\)\s+input\s+ci\s+4\.0 s\s+Deploy last month\?$/);
-    expect(lines[2]).toMatch(/accepted \(person\)\s+input\s+github \/ cursor\s+1\.0 s\s+Which branch should I deploy\?$/);
+    expect(lines[1]).toMatch(/Declined \(person\)\s+Form\s+ci\s+4\.0 s\s+Deploy last month\?$/);
+    expect(lines[2]).toMatch(/Accepted \(person\)\s+Form\s+github \/ cursor\s+1\.0 s\s+Which branch should I deploy\?$/);
   });
 
   it("prints JSON lines, filtered by --since and --search", () => {

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { nextQuestion, startCompanion, until, type Companion } from "./gateway-harness";
 import { repoRoot } from "../e2e/harness";
+import { PROOF_PATH, proofRoute } from "../../src/main/http/companion-proof";
 
 const BIN = join(repoRoot, "bin", "toolnexus-companion");
 const FIXTURES = join(repoRoot, "test", "fixtures", "hooks");
@@ -119,11 +120,11 @@ describe("hook claude-code against a running companion", () => {
     expect(result.ms).toBeLessThan(15_000);
   });
 
-  it("token wrong (401): no verdict, and no question reaches the person", async () => {
+  it("token wrong (rotated): no verdict, the proof fails before the token is sent, and no question reaches the person", async () => {
     const before = companion.added.length;
     const result = await hook("claude-code", fixture("claude-code-bash.json"), { ...toCompanion(), TOOLNEXUS_COMPANION_TOKEN: "wrong-token" }).done;
     expect(result).toMatchObject({ code: 0, stdout: "" });
-    expect(result.stderr).toMatch(/401/);
+    expect(result.stderr).toMatch(/could not prove it is the companion\); if the companion does run there, the token given is not its current one/);
     expect(companion.added.length).toBe(before);
   });
 
@@ -168,11 +169,14 @@ describe("hook codex against a running companion", () => {
 /**
  * A stand-in for the companion that answers each POST as a test scripts it: the replies a real
  * companion gives only in states hard to reach on purpose (flood cap, a decline carrying data, a
- * broken or foreign reply, a wait that never ends).
+ * broken or foreign reply, a wait that never ends). It holds the token "t", so it proves itself
+ * like the companion (test/integration/local-trust/squatter.test.ts covers one that cannot).
  */
 async function standIn(reply: (res: import("node:http").ServerResponse, request: { id: string }) => void): Promise<{ server: Server; url: string; bodies: unknown[] }> {
   const bodies: unknown[] = [];
+  const proof = proofRoute(() => "t");
   const server = createServer((req, res) => {
+    if (req.url?.startsWith(PROOF_PATH)) return void proof.handle(req, res);
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {

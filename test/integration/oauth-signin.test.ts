@@ -16,6 +16,8 @@ describe("OAuth sign-in to a remote server", () => {
     const first = await companion(store, server.url, signingPerson(pages));
     const connected = await until(first.source, (s) => s.state === "connected");
     expect(connected.protocol).toBe("2026-07-28");
+    // Tokens are stored now: the Servers view may offer Sign out.
+    expect(connected.signedIn).toBe(true);
 
     const signIn = first.questions.filter((q) => q.request.kind === "authorization");
     expect(signIn).toHaveLength(1);
@@ -63,7 +65,7 @@ describe("OAuth sign-in to a remote server", () => {
 
     await second.auth.signOut("secure");
     expect((await store.list()).filter((n) => n.startsWith("oauth."))).toEqual([]);
-    expect(statusOf(second.source)).toMatchObject({ state: "needs-sign-in", toolCount: 0 });
+    expect(statusOf(second.source)).toMatchObject({ state: "needs-sign-in", toolCount: 0, signedIn: false });
   }, 40_000);
 
   it("a declined sign-in leaves the server needs-sign-in, with no token stored; Sign in asks again and connects", async () => {

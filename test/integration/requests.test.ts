@@ -1,5 +1,6 @@
 // §10 over HTTP: agents post their own Requests to /v1/requests and get the person's Answer back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request as httpRequest } from "node:http";
 import { companionWaitFor, CompanionError } from "../../src/main/gateway";
 import type { Request } from "../../src/shared/types";
 import { nextQuestion, rawRequest, startCompanion, until, type Companion } from "./gateway-harness";
@@ -112,31 +113,45 @@ describe("companionWaitFor", () => {
     const wrong = companionWaitFor({ url: companion.listener.url, token: "wrong" });
     const error = await wrong({ id: "w", kind: "input", prompt: "?" }).catch((e: CompanionError) => e);
     expect(error).toBeInstanceOf(CompanionError);
-    expect((error as CompanionError).status).toBe(401);
+    // The companion's proof does not match a wrong token, so the token is never sent at all.
+    expect((error as CompanionError).message).toMatch(/could not prove it is the companion\); if the companion does run there, the token given is not its current one/);
   });
 });
 
 describe("/v1/requests list and withdraw", () => {
-  it("GET lists pending entries; DELETE withdraws only for the agent that posted", async () => {
-    const mine = companionWaitFor({ url: companion.listener.url, token: companion.token, agent: "owner" });
+  it("GET lists and DELETE withdraws only with the capability the POST was answered with, never by X-Agent-Name", async () => {
     const question = nextQuestion(companion, (e) => e.request.id === "del-1");
-    const pending = mine({ id: "del-1", kind: "input", prompt: "?" });
+    const body = JSON.stringify({ id: "del-1", kind: "input", prompt: "?" });
+    let capability = "";
+    const pending = new Promise<unknown>((resolve) => {
+      const req = httpRequest(endpoint, { method: "POST", headers: { host, authorization: `Bearer ${companion.token}`, "content-type": "application/json", "x-agent-name": "owner" } }, (res) => {
+        capability = String(res.headers["x-request-capability"]);
+        let text = "";
+        res.on("data", (c: Buffer) => (text += c.toString("utf8")));
+        res.on("end", () => resolve(JSON.parse(text)));
+      });
+      req.end(body);
+    });
     await question;
-
-    const list = await rawRequest(endpoint, { method: "GET", headers: { host, authorization: `Bearer ${companion.token}` } });
-    expect(list.status).toBe(200);
-    const entries = (JSON.parse(list.body) as { entries: Array<{ request: Request; source: unknown }> }).entries;
-    expect(entries.map((e) => e.request.id)).toContain("del-1");
-    expect(entries.find((e) => e.request.id === "del-1")?.source).toEqual({ agent: "owner" });
+    await until(() => capability !== "");
 
     const auth = { host, authorization: `Bearer ${companion.token}` };
-    const other = await rawRequest(`${endpoint}/del-1`, { method: "DELETE", headers: { ...auth, "x-agent-name": "intruder" } });
-    expect(other.status).toBe(403);
+    const owner = { ...auth, "x-request-capability": capability };
+    const list = await rawRequest(endpoint, { method: "GET", headers: owner });
+    expect(list.status).toBe(200);
+    const entries = (JSON.parse(list.body) as { entries: Array<{ request: Request; source: unknown }> }).entries;
+    expect(entries.map((e) => e.request.id)).toEqual(["del-1"]);
+    expect(entries[0].source).toEqual({ agent: "owner" });
+    const anyone = await rawRequest(endpoint, { method: "GET", headers: { ...auth, "x-agent-name": "owner" } });
+    expect(JSON.parse(anyone.body)).toEqual({ entries: [] });
+
+    const other = await rawRequest(`${endpoint}/del-1`, { method: "DELETE", headers: { ...auth, "x-agent-name": "owner" } });
+    expect(other.status).toBe(404);
     expect(companion.inbox.get("del-1")).toBeDefined();
-    const missing = await rawRequest(`${endpoint}/nope`, { method: "DELETE", headers: { ...auth, "x-agent-name": "owner" } });
+    const missing = await rawRequest(`${endpoint}/nope`, { method: "DELETE", headers: owner });
     expect(missing.status).toBe(404);
 
-    const ok = await rawRequest(`${endpoint}/del-1`, { method: "DELETE", headers: { ...auth, "x-agent-name": "owner" } });
+    const ok = await rawRequest(`${endpoint}/del-1`, { method: "DELETE", headers: owner });
     expect(ok.status).toBe(200);
     expect(await pending).toEqual({ id: "del-1", ok: false, reason: "cancelled" });
     expect(companion.inbox.get("del-1")).toBeUndefined();

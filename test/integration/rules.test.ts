@@ -134,7 +134,7 @@ describe("rules against a real server, history and the CLI", () => {
       const listed = cli("list", "--json");
       expect(listed.code).toBe(0);
       expect(listed.out.trim().split("\n").map((l) => JSON.parse(l))).toEqual([
-        expect.objectContaining({ id: ruleId, server: "deploy", action: "accept", data: { region: "apac" }, explanation: expect.stringMatching(/^Accept the form \(Region\) from deploy.*region = "apac", until you remove it\.$/) }),
+        expect.objectContaining({ id: ruleId, server: "deploy", action: "accept", data: { region: "apac" }, explanation: expect.stringMatching(/^Accept the form \(Region\) from deploy.*Region = "apac", until you remove it\.$/) }),
       ]);
       expect(await inProcess("list")).toMatchObject({ code: 0, out: expect.stringMatching(new RegExp(`^${ruleId}  Accept the form`)) });
       expect(await inProcess("remove", "no-such-rule")).toMatchObject({ code: 1, err: expect.stringMatching(/no rule "no-such-rule"/) });

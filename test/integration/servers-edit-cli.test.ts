@@ -54,7 +54,8 @@ describe("servers add/remove/enable/disable from the CLI", () => {
     expect(text).toContain('"somethingElse": { "keep": true }');
     const git = parseConfig(parseConfigText(text), { expand: false }).servers.find((s) => s.name === "git");
     expect(git).toMatchObject({ command: "uvx", args: ["mcp-git", "--repo=."], env: { GIT_DIR: "/tmp/x=y" } });
-    expect((await stat(path)).mode & 0o777).toBe(0o640);
+    // The companion's config is written 0600 whatever mode it had: its servers carry header and env values.
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
 
     const remote = await cli("add", "api", "--url", "https://api.example.com/mcp", "--header", "Authorization=Bearer ${secret:api}");
     expect(remote.code).toBe(0);

@@ -79,7 +79,7 @@ describe("App: inbox", () => {
     await waitFor(() => expect(screen.queryByRole("form", { name: "Question" })).toBeNull());
     expect(screen.queryByText(/answered elsewhere/)).toBeNull();
     // What was sent is confirmed in place of the question; dismissing it leaves the empty Inbox.
-    expect(screen.getByRole("status", { name: "Answer sent" }).textContent).toContain("Sent: accepted");
+    expect(screen.getByRole("status", { name: "Answer sent" }).textContent).toContain("Accepted");
     await fireEvent.click(screen.getByRole("button", { name: "Dismiss" }));
     expect(screen.getByText(/No questions waiting/)).toBeTruthy();
   });

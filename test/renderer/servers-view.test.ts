@@ -4,7 +4,8 @@
 import { describe, it, expect } from "vitest";
 import { render, screen, fireEvent, within, waitFor } from "@testing-library/svelte";
 import App from "../../src/renderer/App.svelte";
-import { fakeApi, ok, type FakeApi } from "./fake-api";
+import { fakeApi, ok } from "./fake-api";
+import { card, openServers } from "./servers-app";
 import type { Envelope, ServerView } from "../../src/shared/contract";
 import type { ToolInfo } from "../../src/shared/types";
 
@@ -21,15 +22,7 @@ const crashLoop: ServerView = { name: "flaky", state: "crash-loop", attempt: 5, 
 const disabled: ServerView = { name: "old", state: "disabled", toolCount: 0, tools: [] };
 const remote: ServerView = { name: "notion", state: "connected", transport: "streamable-http", toolCount: 1, tools: [tool("notion", "search", "Searches pages")] };
 
-async function open(list: ServerView[], overrides: Parameters<typeof fakeApi>[0] = {}): Promise<FakeApi> {
-  const api = fakeApi({ "servers:list": async () => ok(list), ...overrides });
-  render(App, { props: { connection: { api, mode: "electron" } } });
-  await fireEvent.click(screen.getByRole("button", { name: "Servers" }));
-  await screen.findByRole("list", { name: "Servers" });
-  return api;
-}
-
-const card = (name: string) => screen.getByRole("heading", { name, level: 2 }).closest("article")! as HTMLElement;
+const open = openServers;
 const order = () => within(screen.getByRole("list", { name: "Servers" })).getAllByRole("heading", { level: 2 }).map((h) => h.textContent);
 
 describe("Servers view: trouble first, each with its next step", () => {
@@ -42,8 +35,7 @@ describe("Servers view: trouble first, each with its next step", () => {
   it("command not found: asks whether it is installed, names the command, and Retry restarts it", async () => {
     const api = await open([connected, missingCommand]);
     const broken = card("broken");
-    expect(broken.textContent).toContain("Is it installed?");
-    expect(broken.textContent).toContain("The command “nope-mcp” was not found");
+    expect(broken.textContent).toContain("Exits at start: “nope-mcp” not found — is it installed?");
     await fireEvent.click(within(broken).getByRole("button", { name: "Retry" }));
     await waitFor(() => expect(api["servers:restart"]).toHaveBeenCalledWith({ name: "broken" }));
   });
@@ -85,6 +77,17 @@ describe("Servers view: trouble first, each with its next step", () => {
     expect(card("wobbly").textContent).toContain("Last error: the server process exited with code 1");
   });
 
+  it("a remote server that cannot be reached: one sentence naming the host, the technical error behind a disclosure, and never a crash", async () => {
+    await open([{ name: "linear", state: "crash-loop", transport: "streamable-http", attempt: 5, error: "stopped after 5 failures in a row; last: SSE error: TypeError: fetch failed: getaddrinfo ENOTFOUND mcp.linear.app", toolCount: 0, tools: [] }]);
+    const linear = card("linear");
+    expect(linear.textContent).toContain("Can't reach mcp.linear.app — check the network or the URL");
+    expect(linear.textContent).toContain("Stopped after repeated failures");
+    expect(linear.textContent).not.toMatch(/crash/i);
+    const detail = linear.querySelector("details.server-error-detail")!;
+    expect(detail.hasAttribute("open")).toBe(false);
+    expect(detail.textContent).toContain("getaddrinfo ENOTFOUND mcp.linear.app");
+  });
+
   it("crash-loop: stopped after repeated crashes, and Retry calls servers:restart", async () => {
     const api = await open([crashLoop]);
     const flaky = card("flaky");
@@ -96,8 +99,7 @@ describe("Servers view: trouble first, each with its next step", () => {
   it("a crash-loop whose cause is known says both: stopped, and is it installed", async () => {
     await open([{ name: "gone", state: "crash-loop", attempt: 5, error: 'stopped after 5 failures in a row; last: command "gone-mcp" was not found', toolCount: 0, tools: [] }]);
     expect(card("gone").textContent).toContain("Stopped after repeated crashes");
-    expect(card("gone").textContent).toContain("Is it installed?");
-    expect(card("gone").textContent).toContain("The command “gone-mcp” was not found");
+    expect(card("gone").textContent).toContain("Exits at start: “gone-mcp” not found — is it installed?");
   });
 
   it("a broken config file shows its error without server actions", async () => {
@@ -146,9 +148,14 @@ describe("Servers view: actions", () => {
     await waitFor(() => expect(api["servers:remove"]).toHaveBeenCalledWith({ name: "files" }));
   });
 
-  it("Sign out is offered for a remote server only, and calls servers:signOut", async () => {
-    const api = await open([connected, remote], { "servers:signOut": async () => ok([connected, remote]) });
+  it("Sign out is offered only where tokens are stored, and calls servers:signOut", async () => {
+    const signedIn = { ...remote, signedIn: true };
+    const unreachable: ServerView = { name: "far", state: "crash-loop", transport: "streamable-http", error: "getaddrinfo ENOTFOUND far.example", toolCount: 0, tools: [] };
+    const api = await open([connected, signedIn, unreachable, { ...remote, name: "plain" }], { "servers:signOut": async () => ok([connected, signedIn]) });
     expect(within(card("files")).queryByRole("button", { name: "Sign out" })).toBeNull();
+    // A remote server never signed in to (unreachable, or one with a header token) has nothing to sign out of.
+    expect(within(card("far")).queryByRole("button", { name: "Sign out" })).toBeNull();
+    expect(within(card("plain")).queryByRole("button", { name: "Sign out" })).toBeNull();
     await fireEvent.click(within(card("notion")).getByRole("button", { name: "Sign out" }));
     await waitFor(() => expect(api["servers:signOut"]).toHaveBeenCalledWith({ name: "notion" }));
   });

@@ -3,6 +3,7 @@
 // The question is an `authorization` Request through the app's one waitFor (the Inbox); the
 // person's accept means "I opened it" (the view opens the URL on that click, never before). The
 // callback decides: it resolves the sign-in and withdraws the question if it is still shown.
+import { SIGN_IN_ID_PREFIX } from "../../shared/words";
 import { randomUUID } from "node:crypto";
 import { auth } from "@modelcontextprotocol/client";
 import { StoredOAuthProvider } from "./provider";
@@ -95,7 +96,8 @@ export class AuthSession implements ServerAuthSession {
     try {
       const answered = waitFor(
         {
-          id: `elc-${randomUUID()}`,
+          // The prefix lets every view call it a sign-in, not a plain link (src/shared/words.ts).
+          id: `${SIGN_IN_ID_PREFIX}${randomUUID()}`,
           kind: "authorization",
           prompt: `Sign in to "${this.target.name}": its authorization server ${url.host} asks you to sign in. Open the link, sign in there, and come back.`,
           url: url.href,
@@ -154,6 +156,14 @@ export class AuthSession implements ServerAuthSession {
     );
     if (params && result !== "AUTHORIZED") throw new Error("the authorization server did not issue a token");
     return result;
+  }
+
+  async signedIn(): Promise<boolean> {
+    try {
+      return (await this.provider.tokens()) !== undefined;
+    } catch {
+      return false;
+    }
   }
 
   async signOut(): Promise<void> {

@@ -44,6 +44,8 @@ export interface ServerAuthSession {
   /** Asks the person; resolves once tokens are stored, rejects with why not (never a token). */
   signIn(options: SignInOptions): Promise<void>;
   attach(hooks: AuthConnectionHooks): void;
+  /** Whether tokens are stored for the server: only then is there anything to sign out of. */
+  signedIn(): Promise<boolean>;
 }
 
 /** The `auth` hook of LoadOptions: one session per remote server. */

@@ -12,10 +12,11 @@ import { currentMachine } from "../clients";
 import { EditError } from "../clients/json-edit";
 import type { ClientWriter } from "../clients/writer";
 import { WRITERS, writerById } from "../clients/writers";
+import { complainer, errText, field, out, outJson } from "./print";
 import { resolveToken } from "./resolve-token";
 
 const NAMES = WRITERS.map((w) => w.id).join(", ");
-const USAGE = `Usage:
+export const AGENTS_USAGE = `Usage:
   toolnexus-companion agents list [--json] [--project DIR]
   toolnexus-companion agents connect AGENT [--dry-run] [--hooks] [--project DIR] [--via shim|http] [--literal-token]
   toolnexus-companion agents disconnect AGENT [--dry-run] [--hooks] [--project DIR]
@@ -30,8 +31,7 @@ const USAGE = `Usage:
   of the user's. A file that changes is copied to FILE.bak-<time> first; --dry-run writes nothing.
 `;
 
-const out = (line = "") => process.stdout.write(`${line}\n`);
-const err = (line: string) => process.stderr.write(`toolnexus-companion agents: ${line}\n`);
+const err = complainer("agents");
 
 function tilde(path: string): string {
   const home = homedir();
@@ -79,7 +79,7 @@ function printList(statuses: AgentStatus[]): void {
   for (const s of statuses) {
     const state = s.connections.length > 0 ? "connected" : s.found ? "not connected" : "not found";
     out(`${s.connections.length > 0 ? "●" : "○"} ${s.label} (${s.id})  ${state}`);
-    for (const c of s.connections) out(`    ${tilde(c.file)}${c.scope !== "user" ? ` (${c.scope})` : ""}: "${c.name}"`);
+    for (const c of s.connections) out(`    ${tilde(c.file)}${c.scope !== "user" ? ` (${c.scope})` : ""}: "${field(c.name)}"`);
     for (const c of s.stale) out(`    ${tilde(c.file)}: "toolnexus" does not point at this companion; \`agents connect ${s.id}\` updates it`);
     if (s.hook) out(`    permission hook: ${s.hook.installed.length > 0 ? s.hook.installed.map(tilde).join(", ") : "not installed (connect --hooks)"}`);
     for (const e of s.errors) out(`    ! ${e}`);
@@ -90,7 +90,7 @@ async function list(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { json: { type: "boolean" }, project: { type: "string" } }, strict: true });
   const machine = currentMachine(values.project ?? process.cwd());
   const statuses = await listAgents(machine, connectOptions("shim").gatewayUrl);
-  if (values.json) out(JSON.stringify(statuses, null, 2));
+  if (values.json) outJson(statuses, 2);
   else printList(statuses);
   return 0;
 }
@@ -109,7 +109,7 @@ async function change(args: string[], connect: boolean): Promise<number> {
     },
     strict: true,
   });
-  if (positionals.length !== 1) return (err(`which agent? (${NAMES})\n\n${USAGE}`), 2);
+  if (positionals.length !== 1) return (err(`which agent? (${NAMES})\n\n${AGENTS_USAGE}`), 2);
   const writer = writerById(positionals[0]);
   if (!writer) return (err(`unknown agent "${positionals[0]}" (${NAMES})`), 2);
   const via = ((values as { via?: string }).via ?? writer.defaultVia) as Via;
@@ -181,10 +181,10 @@ export async function runAgents(args: string[]): Promise<number> {
     if (sub === "connect") return await change(rest, true);
     if (sub === "disconnect") return await change(rest, false);
   } catch (error) {
-    if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) return (err(`${(error as Error).message}\n\n${USAGE}`), 2);
+    if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) return (err(`${(error as Error).message}\n\n${AGENTS_USAGE}`), 2);
     throw error;
   }
-  if (sub === "help" || sub === "--help" || sub === "-h") return (process.stdout.write(USAGE), 0);
-  process.stderr.write(sub ? `toolnexus-companion agents: unknown subcommand "${sub}"\n\n${USAGE}` : USAGE);
+  if (sub) err(`unknown subcommand "${sub}"\n\n${AGENTS_USAGE}`);
+  else errText(AGENTS_USAGE);
   return 2;
 }

@@ -4,21 +4,33 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
+import { complainer } from "./print";
 import { companionUrl, resolveToken } from "./resolve-token";
+import { NotTheCompanion, provenAgent, provenFetch } from "../gateway/proven-connection";
+
+type Fetch = ReturnType<typeof provenFetch>;
+
+// Its own words go to stderr (stdout is the MCP stream), through the same printer as every command.
+const say = complainer("connect");
 
 function fail(message: string): number {
-  process.stderr.write(`toolnexus-companion connect: ${message}\n`);
+  say(message);
   return 1;
 }
 
-/** Checks the companion answers and takes the token before any MCP traffic flows. */
-async function probe(endpoint: URL, token: string): Promise<string | undefined> {
+/**
+ * Checks the companion answers and takes the token before any MCP traffic flows. Like every
+ * request of the shim it goes through the proven agent: the token is sent only once the listener
+ * has proven it is the companion.
+ */
+async function probe(endpoint: URL, token: string, fetchProven: Fetch): Promise<string | undefined> {
   let status: number;
   try {
-    const res = await fetch(endpoint, { method: "GET", headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5_000) });
+    const res = await fetchProven(endpoint, { method: "GET", headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
     status = res.status;
     await res.body?.cancel();
   } catch (error) {
+    if (error instanceof NotTheCompanion) return `${error.message}. Nothing was sent to it but a random challenge.`;
     const inner = (error as { cause?: { code?: string; message?: string } }).cause;
     const cause = inner?.code ?? inner?.message ?? (error as Error).message;
     return `the companion is not running at ${endpoint.origin} (${cause}). Start Toolnexus Companion (or \`npm run serve\`) and try again.`;
@@ -37,10 +49,11 @@ export async function runConnect(args: string[]): Promise<number> {
   const { token, why } = await resolveToken();
   if (!token) return fail(`no gateway token: ${why}.`);
   const endpoint = new URL("/mcp", companionUrl());
-  const refused = await probe(endpoint, token);
+  const fetchProven = provenFetch(provenAgent(token));
+  const refused = await probe(endpoint, token, fetchProven);
   if (refused) return fail(refused);
 
-  const http = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const http = new StreamableHTTPClientTransport(endpoint, { fetch: fetchProven, requestInit: { headers: { authorization: `Bearer ${token}` } } });
   const stdio = new StdioServerTransport();
   let initializeId: string | number | undefined;
 
@@ -49,7 +62,7 @@ export async function runConnect(args: string[]): Promise<number> {
     const finish = async (code: number, message?: string) => {
       if (done) return;
       done = true;
-      if (message) process.stderr.write(`toolnexus-companion connect: ${message}\n`);
+      if (message) say(message);
       // End the gateway session so its in-flight calls (and their questions) are withdrawn.
       await http.terminateSession().catch(() => {});
       await http.close().catch(() => {});
@@ -78,9 +91,9 @@ export async function runConnect(args: string[]): Promise<number> {
       }
       void stdio.send(message).catch(() => finish(0));
     };
-    http.onerror = (error) => process.stderr.write(`toolnexus-companion connect: ${error.message}\n`);
+    http.onerror = (error) => say(error.message);
     stdio.onclose = () => void finish(0);
-    stdio.onerror = (error) => process.stderr.write(`toolnexus-companion connect: ${error.message}\n`);
+    stdio.onerror = (error) => say(error.message);
     process.once("SIGTERM", () => void finish(0));
     process.once("SIGINT", () => void finish(0));
 

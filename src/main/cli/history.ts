@@ -1,12 +1,14 @@
 // `toolnexus-companion history`: what the companion was asked and how each question ended, read
 // from the same SQLite file the app writes (opened read-only, so it never competes with the app).
+import { kindLabel, outcomeWord } from "../../shared/words";
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { defaultHistoryPath } from "../history/paths";
 import { HistoryStore } from "../history/store";
 import type { HistoryRecord } from "../history/types";
+import { cell, complainer, errText, out, outJson } from "./print";
 
-const USAGE = `Usage: toolnexus-companion history [--json] [--since 2026-11-01|7d|24h|30m] [--limit N] [--search WORDS] [--db PATH]
+export const HISTORY_USAGE = `Usage: toolnexus-companion history [--json] [--since 2026-11-01|7d|24h|30m] [--limit N] [--search WORDS] [--db PATH]
 
   The most recent questions, oldest first: when, how it ended and by whom, who asked, the prompt.
   --json      One JSON object per line (answers with credential-looking fields masked).
@@ -15,6 +17,8 @@ const USAGE = `Usage: toolnexus-companion history [--json] [--since 2026-11-01|7
   --search    Words to find in prompts, servers, agents and field titles.
   --db        The history file (default ${defaultHistoryPath()}).
 `;
+
+const fail = complainer();
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -47,18 +51,11 @@ function took(ms: number | undefined): string {
   return `${Math.round(ms / 60_000)} min`;
 }
 
-/** One line of text, at most `width` characters, control characters shown as spaces. */
-function cell(text: string, width: number): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, " ").trim();
-  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
-}
-
 export function formatHistoryTable(records: HistoryRecord[]): string {
   const rows = records.map((r) => [
     localTime(r.receivedAt),
-    r.outcome + (r.repeats ? ` ×${r.repeats}` : "") + (r.by ? ` (${r.by})` : ""),
-    cell(r.kind, 14),
+    outcomeWord(r.outcome, r.kind) + (r.repeats ? ` ×${r.repeats}` : "") + (r.by ? ` (${r.by})` : ""),
+    cell(kindLabel(r.kind, r.requestId), 14),
     cell([r.server, r.agent].filter(Boolean).join(" / ") || "—", 28),
     took(r.answerMs),
     cell(r.prompt || "(no prompt)", 60),
@@ -80,55 +77,50 @@ export async function runHistory(args: string[]): Promise<number> {
         limit: { type: "string" },
         search: { type: "string" },
         db: { type: "string" },
-        help: { type: "boolean", short: "h" },
       },
       strict: true,
       allowPositionals: false,
     }));
   } catch (error) {
-    process.stderr.write(`toolnexus-companion: ${(error as Error).message}\n\n${USAGE}`);
+    fail(`${(error as Error).message}\n\n${HISTORY_USAGE}`);
     return 2;
-  }
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return 0;
   }
   const since = values.since === undefined ? undefined : parseSince(values.since);
   if (values.since !== undefined && since === undefined) {
-    process.stderr.write(`toolnexus-companion: --since takes a date (2026-11-01), a time (RFC 3339) or an age (7d, 24h, 30m), not "${values.since}".\n`);
+    fail(`--since takes a date (2026-11-01), a time (RFC 3339) or an age (7d, 24h, 30m), not "${values.since}".`);
     return 2;
   }
   const limit = values.limit === undefined ? 50 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-    process.stderr.write(`toolnexus-companion: --limit takes a whole number from 1 to 1000, not "${values.limit}".\n`);
+    fail(`--limit takes a whole number from 1 to 1000, not "${values.limit}".`);
     return 2;
   }
 
   const file = values.db ?? defaultHistoryPath();
   if (!existsSync(file)) {
-    process.stderr.write(`No history yet (${file} does not exist).\n`);
+    errText(`No history yet (${file} does not exist).\n`);
     return 0;
   }
   const store = new HistoryStore({ path: file, readonly: true, busyTimeoutMs: 2000 });
   try {
     const status = store.status();
     if (status.state !== "ok") {
-      process.stderr.write(`toolnexus-companion: cannot read history: ${status.detail ?? "unavailable"}.\n`);
+      fail(`cannot read history: ${status.detail ?? "unavailable"}.`);
       return 1;
     }
     const page = store.list({ since, limit, ...(values.search ? { query: values.search } : {}) });
     const records = page.items.reverse();
     if (values.json) {
-      for (const record of records) process.stdout.write(`${JSON.stringify(record)}\n`);
+      for (const record of records) outJson(record);
     } else if (records.length === 0) {
-      process.stderr.write("No questions recorded in that time.\n");
+      errText("No questions recorded in that time.\n");
     } else {
-      process.stdout.write(`${formatHistoryTable(records)}\n`);
-      if (page.hasMore) process.stderr.write(`(the ${limit} most recent; --limit or --since for others)\n`);
+      out(formatHistoryTable(records));
+      if (page.hasMore) errText(`(the ${limit} most recent; --limit or --since for others)\n`);
     }
     return 0;
   } catch (error) {
-    process.stderr.write(`toolnexus-companion: cannot read history: ${(error as Error).message}\n`);
+    fail(`cannot read history: ${(error as Error).message}`);
     return 1;
   } finally {
     store.close();

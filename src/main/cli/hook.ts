@@ -1,12 +1,15 @@
 // `toolnexus-companion hook <agent>`: an agent's PermissionRequest hook. Reads the agent's hook
 // input on stdin, asks the person through the companion (one §10 Request of kind "approval"),
 // and writes the decision in the agent's own output schema. Whatever goes wrong — companion not
-// running, token refused, flood limit, question cancelled or expired, our deadline reached — the
+// running, something else on its port that cannot prove it is the companion (it never gets the
+// token, and its answers are never read: gateway/proven-connection.ts), flood limit, question cancelled or expired, our deadline reached — the
 // hook prints nothing and exits 0: no verdict, and the agent asks in its own terminal. It never
 // exits 2 (Claude Code reads that as "deny") and never allows anything by itself.
 import { MAX_HOOK_INPUT_BYTES } from "../limits";
 import { answerToVerdict, approvalRequest, HOOK_AGENTS, hookAgent, type HookAgent, type Verdict } from "../agents";
 import { companionWaitFor } from "../gateway/client";
+import { terminalText } from "../base/terminal-text";
+import { complainer } from "./print";
 import { companionUrl, resolveToken } from "./resolve-token";
 
 /** Under the shortest hook timeout the agents have documented (Claude Code's former 60 s), with
@@ -16,11 +19,12 @@ const MAX_HOOK_TIMEOUT_SECONDS = 3600;
 /** A process that somehow lingers after answering (a keychain or socket handle) is ended anyway. */
 const EXIT_GRACE_MS = 1000;
 
-const USAGE = `Usage: toolnexus-companion hook <${HOOK_AGENTS.map((a) => a.id).join("|")}> [--timeout SECONDS]
+export const HOOK_USAGE = `Usage: toolnexus-companion hook <${HOOK_AGENTS.map((a) => a.id).join("|")}> [--timeout SECONDS]
 
 Install as the agent's PermissionRequest hook. Reads the hook input on stdin, asks in the
-companion, prints the decision. Without a decision (companion down, question cancelled or
-expired, deadline reached) it prints nothing, so the agent asks in its own terminal.
+companion, prints the decision. Without a decision (companion down, a listener that cannot
+prove it is the companion, question cancelled or expired, deadline reached) it prints nothing,
+so the agent asks in its own terminal.
 Deadline: --timeout, else TOOLNEXUS_HOOK_TIMEOUT (seconds), else ${DEFAULT_HOOK_TIMEOUT_SECONDS}. Keep it below the
 agent's own hook timeout.
 `;
@@ -126,14 +130,10 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
 }
 
 export async function runHook(args: string[]): Promise<number> {
-  if (args[0] === "--help" || args[0] === "-h") {
-    process.stdout.write(USAGE);
-    return 0;
-  }
   const parsed = parseHookArgs(args);
   if ("error" in parsed) {
     // 1, not 2: for Claude Code a 2 from a PermissionRequest hook means "deny".
-    process.stderr.write(`toolnexus-companion hook: ${parsed.error}\n\n${USAGE}`);
+    complainer("hook")(`${parsed.error}\n\n${HOOK_USAGE}`);
     return 1;
   }
   const { agent, timeoutMs } = parsed;
@@ -159,7 +159,7 @@ export async function runHook(args: string[]): Promise<number> {
   }
   if (verdict.kind === "allow") await write(process.stdout, `${agent.allow()}\n`);
   else if (verdict.kind === "deny") await write(process.stdout, `${agent.deny(verdict.message)}\n`);
-  else await write(process.stderr, `toolnexus-companion hook: no verdict, ${agent.label} asks in its terminal: ${verdict.why}.\n`);
+  else await write(process.stderr, terminalText(`toolnexus-companion hook: no verdict, ${agent.label} asks in its terminal: ${verdict.why}.`) + "\n");
   setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   return 0;
 }

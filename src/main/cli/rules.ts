@@ -4,8 +4,9 @@ import { parseArgs } from "node:util";
 import { explainRule } from "../rules/explain";
 import { readRulesFile, rulesFileStamp, writeRulesFile } from "../rules/file";
 import { defaultRulesPath } from "../rules/paths";
+import { cell, complainer, errText, out, outJson } from "./print";
 
-const USAGE = `Usage: toolnexus-companion rules list [--json] [--file PATH]
+export const RULES_USAGE = `Usage: toolnexus-companion rules list [--json] [--file PATH]
        toolnexus-companion rules remove ID [--file PATH]
 
   The rules you set with "Always answer this way … until removed": which server's form each
@@ -14,15 +15,10 @@ const USAGE = `Usage: toolnexus-companion rules list [--json] [--file PATH]
   --file   The rules file (default ${defaultRulesPath()}).
 `;
 
+const complain = complainer();
 function fail(message: string, code = 2): number {
-  process.stderr.write(`toolnexus-companion: ${message}\n`);
+  complain(message);
   return code;
-}
-
-function cell(text: string, width: number): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, " ").trim();
-  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
 }
 
 export async function runRules(args: string[]): Promise<number> {
@@ -31,29 +27,25 @@ export async function runRules(args: string[]): Promise<number> {
   try {
     ({ values, positionals } = parseArgs({
       args,
-      options: { json: { type: "boolean" }, file: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { json: { type: "boolean" }, file: { type: "string" } },
       strict: true,
       allowPositionals: true,
     }));
   } catch (error) {
-    return fail(`${(error as Error).message}\n\n${USAGE}`);
+    return fail(`${(error as Error).message}\n\n${RULES_USAGE}`);
   }
   const [sub, ...rest] = positionals;
-  if (values.help || sub === "help") {
-    process.stdout.write(USAGE);
-    return 0;
-  }
   const file = values.file ?? defaultRulesPath();
   if (sub === "list" && rest.length === 0) {
     const read = readRulesFile(file);
     if (read.problem) return fail(`cannot read ${file}: ${read.problem}.`, 1);
-    for (const skip of read.skipped) process.stderr.write(`(left out ${skip.id ? `rule ${skip.id}` : "a rule"}: ${skip.reason})\n`);
+    for (const skip of read.skipped) errText(`(left out ${skip.id ? `rule ${skip.id}` : "a rule"}: ${skip.reason})\n`);
     if (values.json) {
-      for (const rule of read.rules) process.stdout.write(`${JSON.stringify({ ...rule, explanation: explainRule(rule) })}\n`);
+      for (const rule of read.rules) outJson({ ...rule, explanation: explainRule(rule) });
     } else if (read.rules.length === 0) {
-      process.stderr.write(rulesFileStamp(file) === undefined ? `No rules yet (${file} does not exist).\n` : "No rules kept.\n");
+      errText(rulesFileStamp(file) === undefined ? `No rules yet (${file} does not exist).\n` : "No rules kept.\n");
     } else {
-      for (const rule of read.rules) process.stdout.write(`${rule.id}  ${cell(explainRule(rule), 200)}\n`);
+      for (const rule of read.rules) out(`${cell(rule.id, 80)}  ${cell(explainRule(rule), 200)}`);
     }
     return 0;
   }
@@ -69,8 +61,8 @@ export async function runRules(args: string[]): Promise<number> {
     } catch (error) {
       return fail(`cannot write ${file}: ${(error as Error).message}.`, 1);
     }
-    process.stdout.write(`Removed rule ${id}.\n`);
+    out(`Removed rule ${id}.`);
     return 0;
   }
-  return fail(sub ? `rules: "${[sub, ...rest].join(" ")}" is not a rules command.\n\n${USAGE}` : USAGE);
+  return fail(sub ? `rules: "${[sub, ...rest].join(" ")}" is not a rules command.\n\n${RULES_USAGE}` : RULES_USAGE);
 }

@@ -2,8 +2,11 @@
 // reference as ${secret:NAME}. Values come from stdin so they stay out of shell history and `ps`.
 import { checkSecretName, GATEWAY_TOKEN_SECRET, openSecretStore } from "../secrets";
 import { isOAuthSecret } from "../auth/keys";
+import { complainer, errText, field, out } from "./print";
 
-const USAGE = "Usage: toolnexus-companion secret set NAME   (value from stdin)\n       toolnexus-companion secret delete NAME\n       toolnexus-companion secret list\n";
+export const SECRET_USAGE = "Usage: toolnexus-companion secret set NAME   (value from stdin)\n       toolnexus-companion secret delete NAME\n       toolnexus-companion secret list\n";
+
+const fail = complainer();
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -16,18 +19,18 @@ export async function runSecret(args: string[]): Promise<number> {
   const [action, name, ...extra] = args;
   const needsName = action === "set" || action === "delete";
   if (!action || (needsName && !name) || (!needsName && action !== "list") || extra.length > 0 || (action === "list" && name)) {
-    process.stderr.write(USAGE);
+    errText(SECRET_USAGE);
     return 2;
   }
   if (needsName) {
     try {
       checkSecretName(name);
     } catch (error) {
-      process.stderr.write(`toolnexus-companion: ${(error as Error).message}\n`);
+      fail(`${(error as Error).message}`);
       return 2;
     }
     if (name === GATEWAY_TOKEN_SECRET) {
-      process.stderr.write(`toolnexus-companion: "${name}" is the gateway token; rotate it from the companion's settings.\n`);
+      fail(`"${name}" is the gateway token; rotate it from the companion's settings.`);
       return 2;
     }
   }
@@ -35,27 +38,27 @@ export async function runSecret(args: string[]): Promise<number> {
   const store = await openSecretStore();
   if (!store.available) {
     // The CLI is a separate process: an in-memory store would forget the secret on exit.
-    process.stderr.write(`toolnexus-companion: cannot store secrets: ${store.detail}.\n`);
+    fail(`cannot store secrets: ${store.detail}.`);
     return 1;
   }
 
   if (action === "list") {
     const names = (await store.list()).filter((n) => n !== GATEWAY_TOKEN_SECRET && !isOAuthSecret(n));
-    if (names.length > 0) process.stdout.write(`${names.join("\n")}\n`);
+    if (names.length > 0) out(names.map(field).join("\n"));
     return 0;
   }
   if (action === "delete") {
     const removed = await store.delete(name);
-    process.stderr.write(removed ? `Deleted secret "${name}".\n` : `No secret named "${name}".\n`);
+    errText(removed ? `Deleted secret "${name}".\n` : `No secret named "${name}".\n`);
     return removed ? 0 : 1;
   }
-  if (process.stdin.isTTY) process.stderr.write(`Type the value for "${name}", then press Ctrl-D:\n`);
+  if (process.stdin.isTTY) errText(`Type the value for "${name}", then press Ctrl-D:\n`);
   const value = await readStdin();
   if (value === "") {
-    process.stderr.write("toolnexus-companion: the value is empty; nothing stored.\n");
+    fail("the value is empty; nothing stored.");
     return 1;
   }
   await store.set(name, value);
-  process.stderr.write(`Stored secret "${name}" in the system keychain.\n`);
+  errText(`Stored secret "${name}" in the system keychain.\n`);
   return 0;
 }

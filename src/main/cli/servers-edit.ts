@@ -3,19 +3,22 @@
 // checked before it is written atomically. A running companion sees the edit and applies it to
 // that server alone (src/main/mcp/supervisor.ts).
 import { parseArgs } from "node:util";
+import { fileErrorSentence } from "../base/fs-errors";
 import { resolveConfigPath } from "../config-file";
+import { joinDashValues } from "./args";
+import { complainer, out } from "./print";
 import { addServer, ConfigEditError, editConfigFile, editServer, removeServer, setServerEnabled, type ServerFields } from "../mcp/config-edit";
 
 export const EDIT_USAGE = `  toolnexus-companion servers add NAME (--command CMD [--arg A]... | --url URL) [--env K=V]... [--header K=V]... [--config PATH]
   toolnexus-companion servers edit NAME [--command CMD] [--arg A]... [--url URL] [--env K=V]... [--header K=V]... [--config PATH]
   toolnexus-companion servers enable|disable|remove NAME [--config PATH]
 
-  An argument that starts with a dash is written --arg=-y. edit replaces only what it is given
+  --arg takes the next word whatever it starts with (--arg -y, or --arg=-y). edit replaces only what it is given
   (--arg, --env, --header each replace that whole list).
   A running companion applies the change within a second or two.
 `;
 
-const err = (line: string) => process.stderr.write(`toolnexus-companion servers: ${line}\n`);
+const err = complainer("servers");
 
 function pairs(values: string[] | undefined, what: string): Record<string, string> | undefined {
   if (!values) return undefined;
@@ -30,7 +33,7 @@ function pairs(values: string[] | undefined, what: string): Record<string, strin
 
 function fields(args: string[]): { name?: string; fields: ServerFields; config?: string } {
   const { values, positionals } = parseArgs({
-    args,
+    args: joinDashValues(args),
     allowPositionals: true,
     strict: true,
     options: {
@@ -85,10 +88,12 @@ export async function runServerEdit(sub: string | undefined, args: string[]): Pr
       }
     };
     const { before, after } = await editConfigFile(path, edit);
-    process.stdout.write(before === after ? `"${name}" was already ${DONE[sub]}; ${path} is unchanged.\n` : `"${name}" ${DONE[sub]} in ${path}.\n`);
+    out(before === after ? `"${name}" was already ${DONE[sub]}; ${path} is unchanged.` : `"${name}" ${DONE[sub]} in ${path}.`);
     return 0;
   } catch (error) {
     if (error instanceof ConfigEditError) return (err(`${error.message}\nNothing was written.`), 1);
+    const sentence = fileErrorSentence(error);
+    if (sentence) return (err(sentence), 1);
     if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) return (err(`${(error as Error).message}\n\nUsage:\n${EDIT_USAGE}`), 2);
     throw error;
   }

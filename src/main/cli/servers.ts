@@ -9,9 +9,11 @@ import type { ImportPlan, PlannedServer } from "../clients/plan";
 import type { Source } from "../clients/types";
 import { resolveConfigPath } from "../config-file";
 import { parseConfig, rawServerMap } from "../mcp/config";
+import { terminalJson } from "../base/terminal-text";
+import { complainer, errText, field, out, outJson } from "./print";
 import { EDIT_USAGE, runServerEdit } from "./servers-edit";
 
-const USAGE = `Usage:
+export const SERVERS_USAGE = `Usage:
   toolnexus-companion servers list [--json] [--config PATH]
   toolnexus-companion servers import [--from CLIENT|FILE] [--dry-run] [--json] [--config PATH] [--project DIR]
 ${EDIT_USAGE}
@@ -22,8 +24,7 @@ ${EDIT_USAGE}
   Config: --config, else TOOLNEXUS_CONFIG, else $XDG_CONFIG_HOME/toolnexus-companion/mcp.json.
 `;
 
-const out = (line = "") => process.stdout.write(`${line}\n`);
-const err = (line: string) => process.stderr.write(`toolnexus-companion servers: ${line}\n`);
+const err = complainer("servers");
 
 function tilde(path: string): string {
   const home = homedir();
@@ -31,8 +32,10 @@ function tilde(path: string): string {
 }
 
 function commandLine(entry: { command?: string; args?: string[]; url?: string }): string {
-  if (entry.url) return entry.url;
-  return [entry.command, ...(entry.args ?? [])].map((p) => (p && /\s/.test(p) ? JSON.stringify(p) : p)).join(" ");
+  if (entry.url) return field(entry.url);
+  // A part with white space (or any control, which would not show) is quoted, escapes visible.
+  // eslint-disable-next-line no-control-regex
+  return [entry.command, ...(entry.args ?? [])].map((p) => (p && /[\s\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(p) ? terminalJson(p) : (p ?? ""))).join(" ");
 }
 
 // ---- list ------------------------------------------------------------------------------------
@@ -66,7 +69,7 @@ async function list(args: string[]): Promise<number> {
     ...parsed.invalid.map((i) => ({ name: i.name, type: null, error: i.error, from: fromOf(i.name) })),
     ...parsed.skipped.map((s) => ({ name: s.name, type: null, skipped: s.reason, from: own })),
   ];
-  if (values.json) return (out(JSON.stringify(rows, null, 2)), 0);
+  if (values.json) return (outJson(rows, 2), 0);
   if (rows.length === 0) {
     out(`No servers configured in ${tilde(path)}.`);
     out("Bring the ones you already use: toolnexus-companion servers import --dry-run");
@@ -74,9 +77,9 @@ async function list(args: string[]): Promise<number> {
   }
   out(`${tilde(path)}:`);
   for (const row of rows) {
-    if ("error" in row) out(`  ! ${row.name}  ${row.error}`);
-    else if ("skipped" in row) out(`  - ${row.name}  skipped: ${row.skipped}`);
-    else out(`  ${row.enabled ? "•" : "○"} ${row.name}  ${row.type}  ${commandLine(row as { command?: string; args?: string[]; url?: string })}${row.enabled ? "" : "  (disabled)"}`);
+    if ("error" in row) out(`  ! ${field(row.name)}  ${field(row.error)}`);
+    else if ("skipped" in row) out(`  - ${field(row.name)}  skipped: ${field(row.skipped)}`);
+    else out(`  ${row.enabled ? "•" : "○"} ${field(row.name)}  ${row.type}  ${commandLine(row as { command?: string; args?: string[]; url?: string })}${row.enabled ? "" : "  (disabled)"}`);
   }
   return 0;
 }
@@ -98,7 +101,7 @@ function serverJson(s: PlannedServer) {
 
 function describeSource(s: Source, labels: Map<string, string>): string {
   const scope = s.scope && s.scope !== "user" && s.scope !== "file" ? `, ${s.scope}` : "";
-  return `${labels.get(s.client) ?? s.client} (${tilde(s.file)}${scope})`;
+  return field(`${labels.get(s.client) ?? s.client} (${tilde(s.file)}${scope})`);
 }
 
 function printPlan(plan: ImportPlan, reports: FileReport[], path: string, dryRun: boolean): void {
@@ -111,13 +114,13 @@ function printPlan(plan: ImportPlan, reports: FileReport[], path: string, dryRun
   out(`Read ${files.length} file${files.length === 1 ? "" : "s"}: ${[...new Set(files.map((r) => r.label))].join(", ")}.`);
   for (const s of plan.servers) {
     const mark = s.action === "add" ? "+" : "=";
-    const note = s.action === "unchanged" ? "  (already configured)" : s.clientName ? `  (named "${s.clientName}" in ${labels.get(s.from[0].client)}; renamed to keep it apart)` : "";
-    out(`  ${mark} ${s.name}  ${typeOf(s.entry)}  ${commandLine(s.entry)}${s.entry.disabled ? "  (disabled)" : ""}${note}`);
+    const note = s.action === "unchanged" ? "  (already configured)" : s.clientName ? `  (named "${field(s.clientName)}" in ${labels.get(s.from[0].client)}; renamed to keep it apart)` : "";
+    out(`  ${mark} ${field(s.name)}  ${typeOf(s.entry)}  ${commandLine(s.entry)}${s.entry.disabled ? "  (disabled)" : ""}${note}`);
     for (const source of s.from) out(`      from ${describeSource(source, labels)}`);
-    for (const input of s.entry.inputs ?? []) out(`      asks for input "${input.id}"${input.description ? ` (${input.description})` : ""}: it will not start until that is set`);
+    for (const input of s.entry.inputs ?? []) out(`      asks for input "${field(input.id)}"${input.description ? ` (${field(input.description)})` : ""}: it will not start until that is set`);
   }
-  for (const s of plan.skipped) out(`  - ${s.name}  not imported: ${s.reason}\n      in ${describeSource(s.from, labels)}`);
-  for (const e of plan.errors) out(`  ! ${e.error}`);
+  for (const s of plan.skipped) out(`  - ${field(s.name)}  not imported: ${field(s.reason)}\n      in ${describeSource(s.from, labels)}`);
+  for (const e of plan.errors) out(`  ! ${field(e.error)}`);
   const adds = plan.servers.filter((s) => s.action === "add").length;
   if (adds === 0) out(`Nothing to change in ${tilde(path)}.`);
   else if (dryRun) out(`Dry run: would add ${adds} server${adds === 1 ? "" : "s"} to ${tilde(path)}; nothing was written.`);
@@ -148,8 +151,8 @@ async function runImport(args: string[]): Promise<number> {
       ...plan.servers.map(serverJson),
       ...plan.skipped.map((s) => ({ name: s.name, type: null, action: "skipped", reason: s.reason, from: [s.from] })),
     ];
-    out(JSON.stringify(rows, null, 2));
-    for (const e of plan.errors) err(e.error);
+    outJson(rows, 2);
+    for (const e of plan.errors) err(field(e.error));
   } else {
     printPlan(plan, reports, path, dryRun);
   }
@@ -164,10 +167,10 @@ export async function runServers(args: string[]): Promise<number> {
     const edited = await runServerEdit(sub, rest);
     if (edited !== undefined) return edited;
   } catch (error) {
-    if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) return (err(`${(error as Error).message}\n\n${USAGE}`), 2);
+    if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) return (err(`${(error as Error).message}\n\n${SERVERS_USAGE}`), 2);
     throw error;
   }
-  if (sub === "help" || sub === "--help" || sub === "-h") return (process.stdout.write(USAGE), 0);
-  process.stderr.write(sub ? `toolnexus-companion servers: unknown subcommand "${sub}"\n\n${USAGE}` : USAGE);
+  if (sub) err(`unknown subcommand "${sub}"\n\n${SERVERS_USAGE}`);
+  else errText(SERVERS_USAGE);
   return 2;
 }

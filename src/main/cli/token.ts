@@ -1,16 +1,17 @@
 // `toolnexus-companion token`: prints the gateway token so it can be pasted into an agent config.
+import { complainer, errText, out } from "./print";
 import { resolveToken } from "./resolve-token";
 
 export async function runToken(args: string[]): Promise<number> {
   if (args.length > 0) {
-    process.stderr.write("Usage: toolnexus-companion token\n");
+    errText("Usage: toolnexus-companion token\n");
     return 2;
   }
   const { token, why } = await resolveToken();
   if (!token) {
-    process.stderr.write(`toolnexus-companion: no gateway token: ${why}.\n`);
+    complainer()(`no gateway token: ${why}.`);
     return 1;
   }
-  process.stdout.write(`${token}\n`);
+  out(token);
   return 0;
 }

@@ -1,9 +1,10 @@
 // Connecting agents to the companion: which agents this machine has and whether each is connected
 // (read with the same readers as `servers import`), and the planned change to one agent's files —
 // shown before anything is written, then applied with a backup of each file that changes.
-import { copyFile, constants, readdir, readFile, realpath, stat, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { writeConfigFileAtomic } from "../config-file";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { FileWriteError } from "../base/fs-errors";
+import { createNewFile, editFileSafe, resolveWriteTarget } from "../base/safe-write";
 import { ENTRY_NAME, isCompanionEntry, type ConnectOptions, type Via } from "./connect-form";
 import { findOurHooks, hookCommand, hookTarget, installHook, removeHookCandidates, type HookAgentId, type HookTarget } from "./hook-edit";
 import { clientById, discover, MAX_CLIENT_FILE_BYTES } from "./index";
@@ -97,6 +98,27 @@ export interface FileChange {
   after: string | null;
   /** Said to the person: "added …", "already connected", why nothing changes. */
   note: string;
+  /** The project folder the file is in (`--project DIR`): the write never leaves it. */
+  within?: string;
+  /** The new text holds the gateway token itself (`--literal-token`): the file ends 0600. */
+  secret?: boolean;
+}
+
+/**
+ * The project folder `file` is in, when it is one of the project's files; refuses a file whose
+ * symlinks (its own, or a folder's on the way) lead out of that folder — before it is even read.
+ */
+function projectOf(file: string, project: string | undefined): string | undefined {
+  if (project === undefined) return undefined;
+  const rel = relative(resolve(project), resolve(file));
+  if (rel.startsWith("..") || isAbsolute(rel)) return undefined;
+  try {
+    resolveWriteTarget(file, project);
+  } catch (error) {
+    if (error instanceof FileWriteError) throw new EditError(error.message);
+    throw error;
+  }
+  return project;
 }
 
 export const changes = (plan: FileChange[]) => plan.filter((c) => (c.after === null ? c.before !== undefined : c.after !== (c.before ?? "")));
@@ -150,6 +172,11 @@ function checkReadable(writer: ClientWriter, file: string, text: string, machine
 
 async function planServer(writer: ClientWriter, machine: Machine, options: PlanOptions, connect: boolean): Promise<FileChange> {
   const file = await firstExisting(writer.files(machine, options.project));
+  const within = projectOf(file, options.project);
+  return { ...(await planServerIn(file, writer, machine, options, connect)), ...(within ? { within } : {}) };
+}
+
+async function planServerIn(file: string, writer: ClientWriter, machine: Machine, options: PlanOptions, connect: boolean): Promise<FileChange> {
   const before = await readIfThere(file);
   const text = before ?? "";
   checkReadable(writer, file, text, machine);
@@ -159,7 +186,8 @@ async function planServer(writer: ClientWriter, machine: Machine, options: PlanO
       .servers.find((s) => s.name !== ENTRY_NAME && isCompanionEntry(s.entry, options.connect.gatewayUrl));
     if (elsewhere) return { file, what: "server", before, after: text, note: `already connected through "${elsewhere.name}"` };
     const after = writer.connect(text, options.connect);
-    return { file, what: "server", before, after, note: after === text ? "already connected" : `adds "${ENTRY_NAME}"` };
+    const secret = options.connect.literalToken !== undefined && after !== text;
+    return { file, what: "server", before, after, note: after === text ? "already connected" : `adds "${ENTRY_NAME}"`, ...(secret ? { secret } : {}) };
   }
   // Undo with either form, so a file connected over HTTP earlier still comes back byte for byte.
   const candidates = writer.disconnect(text);
@@ -181,6 +209,11 @@ async function planServer(writer: ClientWriter, machine: Machine, options: PlanO
 
 async function planHook(target: HookTarget, machine: Machine, options: PlanOptions, connect: boolean): Promise<FileChange> {
   const file = target.files(machine, options.project)[0];
+  const within = projectOf(file, options.project);
+  return { ...(await planHookIn(file, target, machine, options, connect)), ...(within ? { within } : {}) };
+}
+
+async function planHookIn(file: string, target: HookTarget, machine: Machine, options: PlanOptions, connect: boolean): Promise<FileChange> {
   const before = await readIfThere(file);
   const text = before ?? "";
   try {
@@ -221,12 +254,15 @@ function stamp(now: Date): string {
   return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
 }
 
-/** `file.bak-<timestamp>` beside it, never overwriting an older backup. */
-async function backup(file: string, now: Date): Promise<string> {
+/**
+ * `file.bak-<timestamp>` beside it, written with O_EXCL: never overwriting an older backup, nor
+ * following a link someone left under that name. Private (0600): the file may hold a token.
+ */
+function backup(file: string, text: string, now: Date): string {
   for (let n = 0; ; n++) {
     const path = `${file}.bak-${stamp(now)}${n === 0 ? "" : `-${n}`}`;
     try {
-      await copyFile(file, path, constants.COPYFILE_EXCL);
+      createNewFile(path, text, 0o600);
       return path;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST" || n > 100) throw error;
@@ -235,20 +271,21 @@ async function backup(file: string, now: Date): Promise<string> {
 }
 
 /**
- * Writes one planned change: refuses if the file changed since it was planned (an agent rewriting
- * its settings meanwhile), backs up an existing file first, writes atomically through a symlink.
+ * Writes one planned change under the file's lock: refuses if the file changed since it was
+ * planned (an agent rewriting its settings meanwhile), backs up an existing file first, writes
+ * through a symlink to the file it points to — inside the project folder, for a project's file.
  */
 export async function apply(change: FileChange, now: Date = new Date()): Promise<{ backup?: string }> {
   if (!changes([change]).length) return {};
-  const current = await readIfThere(change.file);
-  if (current !== change.before) throw new EditError(`${change.file} changed while this was planned; run the command again`);
-  let target = change.file;
   let saved: string | undefined;
-  if (current !== undefined) {
-    target = await realpath(change.file);
-    saved = await backup(target, now);
-  }
-  if (change.after === null) await unlink(target);
-  else await writeConfigFileAtomic(target, change.after);
+  await editFileSafe(
+    change.file,
+    (current, target) => {
+      if (current !== change.before) throw new EditError(`${change.file} changed while this was planned; run the command again`);
+      if (current !== undefined) saved = backup(target, current, now);
+      return change.after;
+    },
+    { dirMode: 0o755, ...(change.within ? { within: change.within } : {}), ...(change.secret ? { secret: true } : {}), maxBytes: MAX_CLIENT_FILE_BYTES },
+  );
   return saved ? { backup: saved } : {};
 }

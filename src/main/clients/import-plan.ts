@@ -4,8 +4,9 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { ImportCandidate, ImportGroup, ServerImportPlan } from "../../shared/server-import";
-import { writeConfigFileAtomic } from "../config-file";
 import { parseConfigText } from "../mcp/config";
+import { FileWriteError } from "../base/fs-errors";
+import { editConfigFile } from "../mcp/config-edit";
 import { discover, readFrom, type FileReport } from "./index";
 import { applyPlan, identity, planImport, type ImportPlan, type PlannedServer } from "./plan";
 import { redactArgs, redactUrl } from "./redact-view";
@@ -134,6 +135,11 @@ export function pickPlan(plan: ImportPlan, pick: ReadonlySet<string>): ImportPla
 export async function writeImport(built: BuiltImport, pick?: ReadonlySet<string>): Promise<string[]> {
   const plan = pick ? pickPlan(built.plan, pick) : built.plan;
   const added = plan.servers.filter((s) => s.action === "add").map((s) => s.name);
-  if (added.length > 0) await writeConfigFileAtomic(built.path, applyPlan(built.companion.text, plan));
+  if (added.length === 0) return added;
+  // Under the config's lock: a file edited since it was read is not overwritten with the old text.
+  await editConfigFile(built.path, (text) => {
+    if (text !== built.companion.text) throw new FileWriteError(`${built.path} changed while the import was planned; nothing was written. Run the import again.`, built.path);
+    return applyPlan(text, plan);
+  });
   return added;
 }

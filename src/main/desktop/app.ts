@@ -11,6 +11,7 @@ import { NotificationService } from "./notifications";
 import { notificationActionsSupported, systemNotification } from "./system-notification";
 import { electronPlatform } from "./platform";
 import { TrayService } from "./tray";
+import { NO_TRAY_HOST_HINT, trayWillShow } from "./tray-host";
 import type { DesktopCore, DesktopPlatform } from "./types";
 import { MainWindow, hardenSession, hardenWebContents } from "./window";
 import { scrubbedLog, secretScrubber } from "../secrets/scrub";
@@ -34,6 +35,8 @@ export interface RunDesktopOptions {
   handleSignals?: boolean;
   /** How long Quit waits for the core to close before exiting anyway. */
   closeTimeoutMs?: number;
+  /** Whether a tray icon will be seen on this desktop (default: tray-host.ts asks the session bus). */
+  trayWillShow?: () => Promise<boolean>;
 }
 
 /** Must run before `ready`: our page's scheme gets a real origin, fetch and secure-context rights. */
@@ -142,9 +145,11 @@ export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
 
   // The tray menu shows prompts as servers wrote them, so it reads the inbox scrubbed too.
   tray.start({ pending: secretScrubber.scrubValue(core.inbox.list()), servers: core.servers(), settings: core.settings() });
-  // A person launching the app expects a window (and some Linux desktops have no tray at all);
-  // a login launch stays in the tray unless something is already waiting.
-  if (!options.startHidden || core.inbox.list().length > 0) win.show();
+  // A person launching the app expects a window; a login launch stays in the tray unless
+  // something is already waiting, or no tray can be seen on this desktop (tray-host.ts).
+  const trayShows = await (options.trayWillShow ?? (() => trayWillShow()))();
+  if (!trayShows) log(NO_TRAY_HOST_HINT);
+  if (!options.startHidden || core.inbox.list().length > 0 || !trayShows) win.show();
 
   let closed = false;
   let shuttingDown: Promise<void> | null = null;

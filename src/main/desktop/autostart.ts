@@ -1,6 +1,7 @@
 // Start at login. Electron's setLoginItemSettings covers macOS and Windows; on Linux the
 // freedesktop way is a .desktop file in ~/.config/autostart, which we write ourselves.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { writeFileSafeSync } from "../base/safe-write";
 import os from "node:os";
 import path from "node:path";
 
@@ -50,7 +51,7 @@ export class LinuxAutostart {
       rmSync(this.file, { force: true });
       return;
     }
-    mkdirSync(this.dir, { recursive: true });
-    writeFileSync(this.file, autostartEntry(this.command, this.args), { mode: 0o644 });
+    // The session runs this file at login: written like every other file (base/safe-write.ts).
+    writeFileSafeSync(this.file, autostartEntry(this.command, this.args), { mode: 0o644, dirMode: 0o755 });
   }
 }

@@ -1,5 +1,6 @@
 // One system notification per new question, summarised when one source floods, silent when
 // paused. The native Notification comes in through a factory so the logic runs under fake timers.
+import { isSignIn } from "../../shared/words";
 import type { PendingEntry } from "../../shared/types";
 import { askerLabel, truncate } from "./labels";
 
@@ -54,6 +55,7 @@ interface Burst {
 export function questionNotification(entry: PendingEntry): NotificationContent {
   const who = askerLabel(entry.source);
   const prompt = entry.request.prompt.trim();
+  if (isSignIn(entry.request)) return { title: `${who} asks you to sign in`, body: truncate(prompt || "Open the Companion to sign in.", 200) };
   if (entry.request.kind === "authorization") {
     return { title: `${who} asks you to open a link`, body: truncate(prompt || "Open the Companion to review the link.", 200) };
   }

@@ -1,5 +1,6 @@
 // The tray menu as data: built from the pending questions, servers and settings, so it is tested
 // without a display. Electron turns the template into a native menu.
+import { isSignIn } from "../../shared/words";
 import type { MenuItemConstructorOptions } from "electron";
 import type { ServerView, Settings } from "../../shared/contract";
 import type { PendingEntry, ServerState } from "../../shared/types";
@@ -26,7 +27,7 @@ export const MAX_LISTED_QUESTIONS = 10;
 const STATE_MARK: Record<ServerState, string> = { connecting: "◌", connected: "●", disabled: "○", failed: "✕", "needs-sign-in": "⚠", restarting: "↻", "crash-loop": "✕" };
 
 export function questionLabel(entry: PendingEntry): string {
-  const prompt = entry.request.prompt.trim() || (entry.request.kind === "authorization" ? "open a link" : "a question");
+  const prompt = entry.request.prompt.trim() || (isSignIn(entry.request) ? "sign in" : entry.request.kind === "authorization" ? "open a link" : "a question");
   return `${askerLabel(entry.source)}: ${truncate(prompt, 60)}`;
 }
 

@@ -63,12 +63,16 @@ export class Catalog {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** Connected servers that offer `capability`. */
+  /**
+   * Connected servers that offer `capability` in the era they negotiated: a 2026-07-28 server
+   * that still declares logging or subscribe has no logging/setLevel or resources/subscribe.
+   */
   offering(capability: CapabilityName | "subscribe"): McpBackend[] {
     return this.backends().filter((b) => {
       const caps = b.capabilities();
       if (!caps) return false;
-      if (capability === "subscribe") return !!(caps.resources as { subscribe?: boolean } | undefined)?.subscribe;
+      if (capability === "subscribe") return !!(caps.resources as { subscribe?: boolean } | undefined)?.subscribe && b.offers("resources/subscribe");
+      if (capability === "logging") return caps.logging !== undefined && b.offers("logging/setLevel");
       return caps[capability] !== undefined;
     });
   }

@@ -1,9 +1,11 @@
 // The `waitFor` a TypeScript agent hands its toolkit: each suspension becomes one POST to the
 // companion's /v1/requests, resolved with the person's Answer. node:http, not fetch, because
 // fetch's default header and body timeouts (300 s) would cut a question the person has not yet
-// answered.
+// answered. The token goes only over a connection on which the companion proved it holds the
+// token too (proven-connection.ts): something else listening on the port learns nothing.
 import { request as httpRequest } from "node:http";
 import type { Answer, Request } from "../../shared/types";
+import { NotTheCompanion, provenAgent } from "./proven-connection";
 
 export interface CompanionClientOptions {
   /** Default http://127.0.0.1:7315 (or TOOLNEXUS_COMPANION_URL). */
@@ -33,6 +35,7 @@ export function companionWaitFor(options: CompanionClientOptions = {}): Companio
   const token = options.token ?? process.env.TOOLNEXUS_COMPANION_TOKEN;
   const endpoint = new URL("/v1/requests", base);
   if (endpoint.protocol !== "http:") throw new CompanionError(`The companion listens on plain http on loopback, not ${endpoint.protocol}`);
+  const agent = token ? provenAgent(token) : undefined;
 
   return (request, callOptions = {}) =>
     new Promise<Answer>((resolve, reject) => {
@@ -48,7 +51,7 @@ export function companionWaitFor(options: CompanionClientOptions = {}): Companio
       };
       if (options.agent) headers["x-agent-name"] = options.agent;
       // Aborting closes the connection, which the companion takes as "withdraw the question".
-      const req = httpRequest(endpoint, { method: "POST", headers, signal: callOptions.signal }, (res) => {
+      const req = httpRequest(endpoint, { method: "POST", headers, agent, signal: callOptions.signal }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("error", reject);
@@ -73,7 +76,9 @@ export function companionWaitFor(options: CompanionClientOptions = {}): Companio
         });
       });
       req.on("error", (error: NodeJS.ErrnoException) => {
-        if (error.code === "ECONNREFUSED") {
+        if (error instanceof NotTheCompanion) {
+          reject(new CompanionError(error.message));
+        } else if (error.code === "ECONNREFUSED") {
           reject(new CompanionError(`The companion is not running at ${endpoint.origin} (connection refused). Start Toolnexus Companion and try again.`));
         } else {
           reject(error);

@@ -1,7 +1,14 @@
 // §10 for agents that post their own suspensions: POST /v1/requests holds the HTTP request open
 // until the person answers and returns the Answer; GET lists what is pending; DELETE withdraws a
 // question its poster no longer needs. Mounted behind the listener's Host/Origin/token guard.
-import { createHash } from "node:crypto";
+//
+// Who may see or withdraw a question: only its poster. Every agent shares the one gateway token
+// and names itself in X-Agent-Name, so neither says who posted; and the poster's own connection
+// is busy with the open POST. So each POST gets a fresh capability in its response headers
+// (X-Request-Capability, sent at once, before the answer), and GET and DELETE of that question
+// need it. Without it a question does not exist for the caller (404, the same as an unknown id,
+// so ids cannot be probed); X-Agent-Name stays a name shown to the person.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Inbox, Quota } from "../inbox";
 import { HttpError, readBody } from "../http/body";
@@ -29,6 +36,9 @@ export interface RequestsRoute extends Route {
 
 const PREFIX = "/v1/requests";
 const AGENT_NAME = /^[\x20-\x7e]{1,100}$/;
+export const CAPABILITY_HEADER = "x-request-capability";
+/** How many capabilities one GET of the list may present (one per question the caller posted). */
+const MAX_CAPABILITIES = 64;
 
 /** How long a refused caller should wait before it asks again (the person answers in seconds). */
 const RETRY_AFTER_S = 5;
@@ -66,6 +76,18 @@ function callerQuotas(req: IncomingMessage, max: number): Quota[] {
   ];
 }
 
+function digestOf(capability: string): Buffer {
+  return createHash("sha256").update(capability).digest();
+}
+
+/** The capabilities the caller presents, as digests (comma-separated, like any list header). */
+function presented(req: IncomingMessage): Buffer[] {
+  const header = req.headers[CAPABILITY_HEADER];
+  if (header === undefined) return [];
+  const values = (Array.isArray(header) ? header.join(",") : header).split(",").map((v) => v.trim()).filter((v) => v !== "");
+  return values.slice(0, MAX_CAPABILITIES).map(digestOf);
+}
+
 /** The caller's name: X-Agent-Name, else "agent". Shown to the person, so printable ASCII only. */
 function agentName(req: IncomingMessage): string | HttpError {
   const header = req.headers["x-agent-name"];
@@ -81,8 +103,15 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
   const log = options.log ?? (() => {});
   const heartbeatMs = options.heartbeatMs ?? 20_000;
   const maxPerCaller = options.maxPendingPerCaller ?? MAX_PENDING_PER_CALLER;
-  /** Questions posted here, so DELETE can withdraw them and only for the agent that posted. */
-  const posted = new Map<string, { agent: string; controller: AbortController }>();
+  /** Questions posted here, with the digest of the capability their poster was given. */
+  const posted = new Map<string, { agent: string; controller: AbortController; capability: Buffer }>();
+
+  /** The question `id` if the caller presents its capability; otherwise it is not there for them. */
+  function owned(req: IncomingMessage, id: string) {
+    const mine = posted.get(id);
+    if (!mine) return undefined;
+    return presented(req).some((digest) => timingSafeEqual(digest, mine.capability)) ? mine : undefined;
+  }
 
   async function post(req: IncomingMessage, res: ServerResponse, agent: string): Promise<void> {
     let raw: Buffer;
@@ -125,13 +154,15 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
           return refuse(res, 400, `The Request is refused: ${admission.reason}.`);
       }
     }
-    posted.set(request.id, { agent, controller });
+    const capability = randomBytes(32).toString("base64url");
+    posted.set(request.id, { agent, controller, capability: digestOf(capability) });
     res.once("close", () => {
       if (!res.writableFinished) controller.abort(new AgentGone(agent));
     });
-    // Headers now, body when answered: clients see the request was accepted, and a leading
-    // whitespace heartbeat (valid before JSON) keeps idle timeouts from cutting a long wait.
-    res.writeHead(200, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+    // Headers now, body when answered: clients see the request was accepted (and get the
+    // capability to withdraw it), and a leading whitespace heartbeat (valid before JSON) keeps
+    // idle timeouts from cutting a long wait.
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", [CAPABILITY_HEADER]: capability });
     res.flushHeaders();
     const heartbeat = setInterval(() => {
       if (!res.destroyed && !res.writableEnded) res.write("\n");
@@ -147,12 +178,24 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
     }
   }
 
-  function withdraw(res: ServerResponse, id: string, agent: string): void {
-    const mine = posted.get(id);
-    if (!mine) return refuse(res, 404, `No pending question "${id}" was posted here.`);
-    if (mine.agent !== agent) return refuse(res, 403, `Question "${id}" was posted by another agent; only it may withdraw it.`);
+  const notYours = (res: ServerResponse, id: string) =>
+    refuse(res, 404, `No pending question "${id}" that you posted (send the ${CAPABILITY_HEADER} header its POST was answered with).`);
+
+  function withdraw(req: IncomingMessage, res: ServerResponse, id: string): void {
+    const mine = owned(req, id);
+    if (!mine) return notYours(res, id);
     mine.controller.abort();
     sendJson(res, 200, { id, withdrawn: true });
+  }
+
+  /** The pending entries of the questions whose capabilities the caller presents. */
+  function ownList(req: IncomingMessage) {
+    const digests = presented(req);
+    if (digests.length === 0) return [];
+    return inbox.list().filter((entry) => {
+      const mine = posted.get(entry.request.id);
+      return mine !== undefined && digests.some((digest) => timingSafeEqual(digest, mine.capability));
+    });
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -165,7 +208,7 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
 
     if (rest === "") {
       if (method === "POST") return post(req, res, agent);
-      if (method === "GET") return sendJson(res, 200, { entries: inbox.list() });
+      if (method === "GET") return sendJson(res, 200, { entries: ownList(req) });
     } else if (!rest.includes("/")) {
       let id: string;
       try {
@@ -173,10 +216,10 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
       } catch {
         return refuse(res, 400, "The id in the path is not valid percent-encoding.");
       }
-      if (method === "DELETE") return withdraw(res, id, agent);
+      if (method === "DELETE") return withdraw(req, res, id);
       if (method === "GET") {
-        const entry = inbox.get(id);
-        return entry ? sendJson(res, 200, entry) : refuse(res, 404, `No pending question "${id}".`);
+        const entry = owned(req, id) ? inbox.get(id) : undefined;
+        return entry ? sendJson(res, 200, entry) : notYours(res, id);
       }
     } else {
       return refuse(res, 404, "Not found.");

@@ -127,13 +127,14 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     };
   }
 
+  // Each tool as its server listed it, only renamed: hosts and approval rules read annotations,
+  // outputSchema, execution, icons and _meta (MCP Apps' _meta.ui) as the server meant them.
   server.setRequestHandler("tools/list", async () => ({
-    tools: source.tools.map((tool) => ({
-      name: tool.name,
-      ...(tool.title ? { title: tool.title } : {}),
-      description: tool.description,
-      inputSchema: { type: "object" as const, ...tool.inputSchema },
-    })),
+    tools: source.tools.map((tool) =>
+      tool.definition
+        ? ({ ...tool.definition, name: tool.name } as never)
+        : { name: tool.name, ...(tool.title ? { title: tool.title } : {}), description: tool.description, inputSchema: { type: "object" as const, ...tool.inputSchema } },
+    ),
   }));
 
   /**
@@ -170,7 +171,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
             sent = sent.then(() => notify({ method: "notifications/message", params: log })).catch(() => {});
           }
         : undefined;
-      const out = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", onprogress, onlog, ...hooks(options.send) });
+      const out = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", session, onprogress, onlog, ...hooks(options.send) });
       await sent;
       // A server may echo our request headers back in its answer; the agent never gets them.
       const raw = out.metadata?.result as CallToolResult | undefined;

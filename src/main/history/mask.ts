@@ -2,7 +2,8 @@
 // title, `format: "password"` or `writeOnly`) is stored as MASK, whatever the person typed; a URL
 // keeps only its origin and path, because tokens ride in query strings and fragments.
 import { MAX_FORM_PROPERTIES } from "../limits";
-import type { AskedField } from "./types";
+import { fieldsFromSchema } from "../../forms/fields";
+import type { AskedField, FieldOptionTitle } from "./types";
 
 export const MASK = "••••••";
 
@@ -44,12 +45,29 @@ export function isCredentialField(key: string, property: unknown): boolean {
 /** The fields a form asked for: keys and titles, never defaults or values. */
 export function fieldsAsked(schema: unknown): AskedField[] {
   const fields: AskedField[] = [];
+  const titled = optionTitles(schema);
   for (const [key, property] of Object.entries(schemaProperties(schema))) {
     if (fields.length >= MAX_FORM_PROPERTIES) break;
     const title = isObject(property) && typeof property.title === "string" ? property.title.slice(0, 200) : undefined;
-    fields.push(title ? { key: key.slice(0, 200), title } : { key: key.slice(0, 200) });
+    const options = titled.get(key);
+    fields.push({ key: key.slice(0, 200), ...(title ? { title } : {}), ...(options ? { options } : {}) });
   }
   return fields;
+}
+
+/** Kept per field, so a record of a long choice list stays small. */
+const MAX_TITLED_OPTIONS = 50;
+
+/** The titles of each choice field's options, read the way the form read them (src/forms/fields.ts). */
+function optionTitles(schema: unknown): Map<string, FieldOptionTitle[]> {
+  const plan = fieldsFromSchema(schema);
+  const titled = new Map<string, FieldOptionTitle[]>();
+  if (!plan.ok) return titled;
+  for (const field of plan.fields) {
+    const options = (field.options ?? []).filter((o) => o.label !== o.value).slice(0, MAX_TITLED_OPTIONS);
+    if (options.length) titled.set(field.key.slice(0, 200), options.map((o) => ({ value: o.value.slice(0, 200), title: o.label.slice(0, 200) })));
+  }
+  return titled;
 }
 
 /** `origin + pathname` of an http(s) URL; undefined for anything that is not one. */

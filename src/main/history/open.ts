@@ -12,6 +12,8 @@ export interface OpenHistoryOptions extends HistoryOptions {
   path?: string;
   /** Applied to every record before it is written (the secret scrubber). */
   redact?: <T>(value: T) => T;
+  /** An Electron build of better-sqlite3, and the command that rebuilds it (HistoryStoreOptions). */
+  native?: { binding?: string; fix: string };
 }
 
 export interface HistoryHandle {
@@ -23,8 +25,8 @@ export interface HistoryHandle {
 }
 
 export function openHistory(inbox: Inbox, options: OpenHistoryOptions = {}): HistoryHandle {
-  const { path, redact, ...recorderOptions } = options;
-  const store = new HistoryStore({ path, log: options.log, ...(redact ? { redact } : {}) });
+  const { path, redact, native, ...recorderOptions } = options;
+  const store = new HistoryStore({ path, log: options.log, ...(redact ? { redact } : {}), ...(native?.binding !== undefined ? { nativeBinding: native.binding } : {}), ...(native ? { nativeFix: native.fix } : {}) });
   const recorder = attachHistory(inbox, store, recorderOptions);
   let closed = false;
   return {

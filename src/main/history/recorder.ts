@@ -8,7 +8,7 @@ import type { Answer, InboxEvent, PendingEntry, Request } from "../../shared/typ
 import { sourceKey, type Inbox } from "../inbox";
 import { MAX_PROMPT_LENGTH } from "../limits";
 import { fieldsAsked, maskAnswer, reduceUrl, reduceUrlsIn } from "./mask";
-import { HistoryBusyError, type HistoryStore, type NewQuestion, type Settlement } from "./store";
+import { HistoryBusyError, HistoryUnavailableError, type HistoryStore, type NewQuestion, type Settlement } from "./store";
 import { HISTORY_BY, type HistoryBy, type HistoryStatus } from "./types";
 
 export interface HistoryOptions {
@@ -222,13 +222,19 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
     }
   };
 
+  // The store says once why it is unavailable (and again only when the reason changes); the
+  // sweep and the start-up check would otherwise repeat it in other words.
+  const logFailure = (what: string, error: unknown) => {
+    if (!(error instanceof HistoryUnavailableError)) log(`history: ${what}${(error as Error).message}`);
+  };
+
   const sweep = (): number => {
     try {
       const removed = store.sweep(store.settings().days);
       if (removed > 0) log(`history: removed ${removed} record(s) older than ${store.settings().days} days.`);
       return removed;
     } catch (error) {
-      log(`history: retention sweep failed: ${(error as Error).message}`);
+      logFailure("retention sweep failed: ", error);
       return 0;
     }
   };
@@ -237,7 +243,7 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
     const interrupted = store.closeInterrupted();
     if (interrupted > 0) log(`history: ${interrupted} question(s) were still open when the companion last stopped.`);
   } catch (error) {
-    log(`history: ${(error as Error).message}`);
+    logFailure("", error);
   }
   sweep();
   const sweepTimer = setInterval(sweep, options.sweepEveryMs ?? DAY_MS);

@@ -5,7 +5,9 @@
 // holds the write lock, so the caller can retry without blocking the event loop (busy timeout 0).
 import Database from "better-sqlite3";
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { assertTrusted } from "../base/file-trust";
 import path from "node:path";
+import { explainNativeLoadError } from "../base/native-addon";
 import { migrate, SCHEMA_VERSION } from "./migrations";
 import { defaultHistoryPath } from "./paths";
 import {
@@ -39,6 +41,13 @@ export interface HistoryStoreOptions {
    * scrubber, so a prompt or reason that echoes a configured secret never lands on disk.
    */
   redact?: <T>(value: T) => T;
+  /**
+   * The better-sqlite3 addon file to load instead of node_modules' own: the desktop app passes
+   * the Electron build (scripts/electron-natives.mjs); Node uses the default.
+   */
+  nativeBinding?: string;
+  /** The command that rebuilds the addon for this runtime, named when it does not load. */
+  nativeFix?: string;
 }
 
 /** A question as it arrives, ready to store (already masked): a record before the database numbers it. */
@@ -419,7 +428,7 @@ export class HistoryStore {
         }
       }
       this.db = undefined;
-      const detail = `could not open ${this.path}: ${(error as Error).message}`;
+      const detail = explainNativeLoadError("better-sqlite3", error, this.options.nativeFix ?? "npm rebuild better-sqlite3") ?? `could not open ${this.path}: ${(error as Error).message}`;
       // Reopening is retried on later writes; say it once, not every few seconds.
       if (detail !== this.detail) this.log(`history: ${detail}`);
       this.detail = detail;
@@ -429,10 +438,12 @@ export class HistoryStore {
   private openOnce(): Database.Database {
     const readonly = this.options.readonly === true;
     if (!readonly) mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
-    const created = !readonly && !existsSync(this.path);
-    const db = new Database(this.path, { readonly, fileMustExist: readonly, timeout: this.options.busyTimeoutMs ?? 0 });
+    // A history others can change or plant is not opened (base/file-trust.ts); the reason becomes the status detail.
+    assertTrusted(this.path);
+    const native = this.options.nativeBinding !== undefined ? { nativeBinding: this.options.nativeBinding } : {};
+    const db = new Database(this.path, { readonly, fileMustExist: readonly, timeout: this.options.busyTimeoutMs ?? 0, ...native });
     try {
-      if (created) chmodSync(this.path, 0o600); // prompts and answers are the person's own
+      if (!readonly) chmodSync(this.path, 0o600); // prompts and answers are the person's own, whatever mode it had
       if (!readonly) {
         db.pragma("journal_mode = WAL");
         db.pragma("synchronous = NORMAL"); // WAL + NORMAL: durable across app crashes, fast commits

@@ -5,10 +5,13 @@ import type { Core } from "../core";
 import { createWsServer } from "../api/ws-server";
 import { createGatewayRoute, createRequestsRoute } from "../gateway";
 import { startListener, DEFAULT_PORT, type Listener } from "./listener";
+import type { PortClaim } from "./port-claim";
 
 export interface CompanionServerOptions {
   /** Default 7315; 0 picks a free port. */
   port?: number;
+  /** The port claimed before the MCP servers started (claimPort); wins over `port`. */
+  claim?: PortClaim;
   /** The built renderer (out/renderer). */
   staticDir: string;
   log?: (line: string) => void;
@@ -28,6 +31,7 @@ export async function startCompanionServer(core: Core, options: CompanionServerO
   const listener = await startListener({
     host: "127.0.0.1",
     port: options.port ?? DEFAULT_PORT,
+    ...(options.claim ? { claim: options.claim } : {}),
     token: core.token,
     staticDir: options.staticDir,
     routes: [gateway, requests],

@@ -16,6 +16,8 @@ import {
   HTTP_KEEP_ALIVE_TIMEOUT_MS,
   HTTP_REQUEST_TIMEOUT_MS,
 } from "../limits";
+import { bindFailure, type PortClaim } from "./port-claim";
+import { proofRoute } from "./companion-proof";
 
 export type Refusal = Extract<GuardResult, { ok: false }>;
 
@@ -39,6 +41,8 @@ export interface ListenerOptions {
   host?: "127.0.0.1";
   /** Default 7315; 0 picks a free port (tests). */
   port?: number;
+  /** The port bound before anything else started (claimPort); wins over `port`. */
+  claim?: PortClaim;
   token: () => string;
   /** The built renderer, e.g. out/renderer. */
   staticDir: string;
@@ -183,7 +187,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const host = options.host ?? "127.0.0.1";
   if (host !== "127.0.0.1") throw new Error(`The companion listens on 127.0.0.1 only, not "${host}".`);
   // OAuth discovery answers a clear error, so an OAuth client told "401" stops instead of registering.
-  const routes = [...(options.routes ?? []), discoveryRoute()];
+  // The proof lets a client check it talks to this companion before it sends the token.
+  const routes = [...(options.routes ?? []), discoveryRoute(), proofRoute(options.token)];
   const log = options.log ?? (() => {});
   // The page's cookie carries a per-run session secret, not the token itself: rotating the
   // gateway token then does not log out open pages, and the token never sits in a cookie jar.
@@ -312,11 +317,14 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   });
 
   await new Promise<void>((resolvePromise, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? DEFAULT_PORT, host, () => {
-      server.off("error", reject);
+    const fail = (error: Error) => reject(bindFailure(error, options.claim?.port ?? options.port ?? DEFAULT_PORT));
+    const listening = () => {
+      server.off("error", fail);
       resolvePromise();
-    });
+    };
+    server.once("error", fail);
+    if (options.claim) server.listen(options.claim.handOver(), listening);
+    else server.listen(options.port ?? DEFAULT_PORT, host, listening);
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;

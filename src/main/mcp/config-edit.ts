@@ -1,11 +1,12 @@
 // Changing one server in the companion's own config (add, edit, enable, disable, remove) the way a
 // careful person would by hand: the text is edited in place (jsonc-parser), so comments, layout,
 // unknown keys and the other servers stay as they were; the result is checked before it is
-// written, and written atomically so the watching app never reads half a file.
-import { readFile } from "node:fs/promises";
+// written through the one safe writer (base/safe-write.ts), so the watching app never reads half a
+// file and concurrent edits each keep theirs.
 import { applyEdits, format, modify, type FormattingOptions } from "jsonc-parser";
+import { editFileSafe } from "../base/safe-write";
 import { wrapperOf } from "../clients/plan";
-import { writeConfigFileAtomic } from "../config-file";
+import { CONFIG_WRITE_OPTIONS } from "../config-file";
 import { McpConfigError, parseConfig, parseConfigText, rawServerMap } from "./config";
 
 const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" };
@@ -149,23 +150,27 @@ export function removeServer(text: string, name: string): string {
 }
 
 /**
- * Reads the config at `path` (a missing file is empty), applies `edit` to its text, and writes the
- * result atomically. A file that cannot be read or parsed is left untouched.
+ * Applies `edit` to the text of the config at `path` (a missing file is empty) and writes the
+ * result through the one safe writer: the file is read again once its lock is held, so concurrent
+ * edits (two CLI runs, the page and the CLI) each keep theirs. A file that cannot be read or parsed
+ * is left untouched.
  */
 export async function editConfigFile(path: string, edit: (text: string) => string): Promise<{ before: string; after: string }> {
   let before = "";
-  try {
-    before = await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  let after: string;
-  try {
-    after = edit(before);
-  } catch (error) {
-    if (error instanceof McpConfigError) throw new ConfigEditError(`${path}: ${error.message}`);
-    throw error;
-  }
-  if (after !== before) await writeConfigFileAtomic(path, after);
+  let after = "";
+  await editFileSafe(
+    path,
+    (current) => {
+      before = current ?? "";
+      try {
+        after = edit(before);
+      } catch (error) {
+        if (error instanceof McpConfigError) throw new ConfigEditError(`${path}: ${error.message}`);
+        throw error;
+      }
+      return after === before && current === undefined ? null : after;
+    },
+    CONFIG_WRITE_OPTIONS,
+  );
   return { before, after };
 }

@@ -1,8 +1,11 @@
 // Watching the companion's config file and telling what an edit changed. Editors save by writing a
 // temporary file and renaming it over the old one, which ends a watch on the file itself: the
-// folder is watched instead, events for our file name are debounced into one read.
+// folder is watched instead, events for our file name are debounced into one read. Each read goes
+// through readConfigFile, which refuses a file (or folder) other users can change, so a config
+// planted in such a folder starts nothing; the watch says so once, when it begins.
 import { mkdirSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
+import { trustProblem } from "../base/file-trust";
 import type { ServerConfig } from "./config";
 
 export interface ConfigWatch {
@@ -30,6 +33,8 @@ export function watchConfig(path: string, options: WatchOptions): ConfigWatch {
     // On a first run the folder may not exist yet; the file an import or "Add a server" writes
     // lands there, and must be seen.
     mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const untrusted = trustProblem(path);
+    if (untrusted) options.log?.(`config: ${untrusted}; no server of it will run until that is fixed.`);
     watcher = watch(folder, { persistent: false }, (_event, file) => {
       // Some platforms give no file name; then any change in the folder may be ours.
       if (file !== null && file !== undefined && String(file) !== name) return;

@@ -5,6 +5,9 @@
 // entry that is not a server at all (a settings key) is skipped with the reason; only an unusable
 // whole is thrown.
 import { readFileSync, statSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import { pathToFileURL } from "node:url";
+import { trustProblem } from "../base/file-trust";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -29,6 +32,11 @@ interface Common {
   protocol: ProtocolChoice;
   /** VS Code `inputs` recorded beside the entry by an import: what `${input:ID}` asks (mcp/inputs.ts). */
   inputs?: InputSpec[];
+  /**
+   * The person's folders for this server's `roots/list`, as `file://` URIs: answered when no
+   * calling agent has roots of its own (absent: an empty list).
+   */
+  roots?: Array<{ uri: string; name: string }>;
 }
 
 /** A VS Code input a server refers to: its id, the description shown when asking, whether it is a password. */
@@ -290,6 +298,9 @@ function readEnvFile(path: string): Record<string, string> {
     throw new Error(`envFile "${path}" cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   if (size > MAX_ENV_FILE_BYTES) throw new Error(`envFile "${path}" is ${size} bytes; an env file over ${MAX_ENV_FILE_BYTES} bytes is refused`);
+  // Its variables reach a server's process (LD_PRELOAD, PATH): one others can change is refused.
+  const untrusted = trustProblem(path);
+  if (untrusted) throw new Error(`envFile "${path}" is refused: ${untrusted}`);
   return parseEnvFile(readFileSync(path, "utf8"));
 }
 
@@ -350,7 +361,7 @@ function parseServer(name: string, raw: Raw, options: ParseOptions): ServerConfi
   const env = options.env ?? process.env;
   const inputs = inputInfo(raw);
   const text = (value: string, field: string) => (expand ? substitute(value, envResolver(field, env, inputs)) : value);
-  const recorded = inputs.size > 0 ? { inputs: [...inputs.values()] } : {};
+  const recorded = { ...(inputs.size > 0 ? { inputs: [...inputs.values()] } : {}), ...folderRoots(raw.roots) };
 
   const enabled = raw.disabled !== true && raw.enabled !== false;
   const timeout = positiveMs(raw.timeout, "timeout", DEFAULT_TIMEOUT_MS);
@@ -423,6 +434,18 @@ function parseServer(name: string, raw: Raw, options: ParseOptions): ServerConfi
     cwd: raw.cwd === undefined ? undefined : text(raw.cwd as string, "cwd"),
     ...recorded,
   };
+}
+
+/** `roots`: absolute folder paths, each a root `{ uri: file://…, name: <its last segment> }`. */
+function folderRoots(value: unknown): { roots?: Array<{ uri: string; name: string }> } {
+  if (value === undefined) return {};
+  if (!Array.isArray(value) || !value.every((p) => typeof p === "string" && p.trim() !== "")) throw new Error("`roots` must be an array of folder paths");
+  const roots = (value as string[]).map((path) => {
+    if (!isAbsolute(path)) throw new Error(`\`roots\`: ${JSON.stringify(path)} is not an absolute path`);
+    const uri = pathToFileURL(path).href.replace(/\/+$/, "");
+    return { uri, name: path.replace(/[\\/]+$/, "").split(/[\\/]/).pop() || path };
+  });
+  return { roots };
 }
 
 function stringList(value: unknown): string[] {

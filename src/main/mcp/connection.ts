@@ -8,6 +8,7 @@ import {
   type Tool,
   type Transport,
 } from "@modelcontextprotocol/client";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { setMaxListeners } from "node:events";
 import type { Answer, ServerStatus } from "../../shared/types";
 import { expandHeaders, sanitize, type ServerConfig } from "./config";
@@ -27,12 +28,15 @@ import { MAX_SIGN_INS_PER_CONNECT } from "../auth/session";
 import type { ServerAuthSession } from "../auth/types";
 import { AgentGone } from "../inbox/agent-gone";
 import { boundedFetch } from "./bounded-fetch";
+import { eraHas, eraOf, healthMethod, type Era } from "./era";
 
 export const CLIENT_INFO = { name: "toolnexus-companion", version: "0.1.0" };
 export const DEFAULT_MAX_WAIT_MS = 60 * 60 * 1000;
 /** -32042: the tool needs the person to open URL(s) first (2025-11-25). */
 const URL_ELICITATION_REQUIRED = -32042;
 const MAX_URL_RETRIES = 3;
+/** How long a call waits for the server to re-fetch roots after notifications/roots/list_changed. */
+const ROOTS_REFETCH_MS = 1000;
 
 /** A tool call that failed as a protocol error (not a tool result with isError). */
 export class ToolCallError extends Error {
@@ -48,6 +52,8 @@ export class ToolCallError extends Error {
 
 interface ActiveCall {
   agent?: string;
+  /** Whose roots the server must see during this call: the agent's session, or "config". */
+  rootsKey: string;
   /** The tool called, by its name on the server: a question raised during it names it. */
   tool: string;
   /** The caller's hooks (gateway): who answers the server's requests during this call. */
@@ -145,6 +151,20 @@ export class ServerConnection implements McpBackend {
   private typedTools = new Set<string>();
   /** Why this connection was closed by us for what the server sent (a message past its bound). */
   private violation?: string;
+  /**
+   * The call a server's request belongs to, where the wire says: a request that arrives on a
+   * call's own response stream (streamable HTTP) or in its `input_required` result (2026-07-28)
+   * is handled in that call's async context. Over stdio nothing says, and the store is empty.
+   */
+  private readonly callScope = new AsyncLocalStorage<ActiveCall>();
+  /** The server asked roots/list at least once: it uses roots, so a change of whose roots is told. */
+  private rootsAsked = false;
+  /** Whose roots the server was last given (an ActiveCall.rootsKey). */
+  private rootsOf?: string;
+  /** Resolves the wait of a call that told the server its roots changed, once the server re-asked. */
+  private rootsRefetched?: () => void;
+  /** Called (and replaced) whenever a call ends: calls under another agent's roots wait on it. */
+  private callEnded = new Set<() => void>();
 
   constructor(
     readonly config: ServerConfig,
@@ -209,7 +229,7 @@ export class ServerConnection implements McpBackend {
     await this.shutdown();
     this.tools = [];
     this.status.toolCount = 0;
-    this.setStatus({ state: "needs-sign-in", error: "signed out" });
+    this.setStatus({ state: "needs-sign-in", error: "signed out", signedIn: false });
     this.changed("tools");
   }
 
@@ -223,7 +243,8 @@ export class ServerConnection implements McpBackend {
       phase = "tools/list";
       const listed = await withDeadline(this.client!.listTools(undefined, { timeout }), timeout, "tools/list");
       this.setTools(listed.tools);
-      this.setStatus({ state: "connected", error: undefined, protocol: this.client!.getNegotiatedProtocolVersion() });
+      const signedIn = this.auth ? { signedIn: await this.auth.signedIn() } : {};
+      this.setStatus({ state: "connected", error: undefined, protocol: this.client!.getNegotiatedProtocolVersion(), ...signedIn });
       return "connected";
     } catch (error) {
       if (this.auth && isUnauthorized(error) && !this.closing) {
@@ -323,8 +344,9 @@ export class ServerConnection implements McpBackend {
     this.trackSends(transport);
     const client = new Client(CLIENT_INFO, {
       // Without a resolver the capability is not advertised, so a compliant server never elicits.
-      // Sampling and roots are answered by the agent whose call is in flight (gateway), else refused.
-      capabilities: waitFor ? { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } : { sampling: {}, roots: {} },
+      // Sampling is answered by the agent whose call is in flight (gateway), else refused; roots
+      // always (answerRoots), and a change of whose roots the server must see is told (listChanged).
+      capabilities: waitFor ? { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } } : { sampling: {}, roots: { listChanged: true } },
       versionNegotiation: { mode: this.config.protocol, probe: { timeoutMs: timeout } },
       listChanged: {
         tools: {
@@ -336,12 +358,8 @@ export class ServerConnection implements McpBackend {
       },
     });
     if (waitFor) client.setRequestHandler("elicitation/create", (request, ctx) => this.onElicitation(waitFor, request.params, ctx.mcpReq.signal));
-    client.setRequestHandler("sampling/createMessage", (request, ctx) =>
-      this.askAgent("sampling", request.params as Record<string, unknown>, ctx.mcpReq.signal) as never,
-    );
-    client.setRequestHandler("roots/list", (request, ctx) =>
-      this.askAgent("roots", (request.params ?? {}) as Record<string, unknown>, ctx.mcpReq.signal) as never,
-    );
+    client.setRequestHandler("sampling/createMessage", (request, ctx) => this.askSampling(request.params as Record<string, unknown>, ctx.mcpReq.signal) as never);
+    client.setRequestHandler("roots/list", (request, ctx) => this.answerRoots((request.params ?? {}) as Record<string, unknown>, ctx.mcpReq.signal) as never);
     for (const method of forwardedNotifications) {
       client.setNotificationHandler(method, (notification) => this.onNotification(method, (notification.params ?? {}) as Record<string, unknown>));
     }
@@ -393,13 +411,14 @@ export class ServerConnection implements McpBackend {
     // flight; when all of them have ended (timed out, abandoned) nobody waits for the answer.
     // One controller per question, following only the server's signal: AbortSignal listeners are
     // the costliest part of this path, and the connection's end is handled through openQuestions.
-    const question: Question = { calls: new Set(this.activeCalls), abort: new LinkedAbort([serverSignal]) };
+    const question: Question = { calls: new Set(this.candidateCalls()), abort: new LinkedAbort([serverSignal]) };
     for (const call of question.calls) call.questions.add(question);
     this.openQuestions.add(question);
     this.questionsChanged(+1);
     try {
       const tool = onlyTool(question.calls);
-      const ctx = { server: this.config.name, agent: this.currentAgent(), ...(tool ? { tool } : {}), signal: question.abort.signal };
+      const agent = agentsOf(question.calls);
+      const ctx = { server: this.config.name, ...(agent ? { agent } : {}), ...(tool ? { tool } : {}), signal: question.abort.signal };
       const byAgent = this.agentHook("elicit");
       if (byAgent) return (await this.elicitViaAgent(byAgent, waitFor, request, params as Record<string, unknown>, ctx)) as never;
       const answer = await waitFor(request, ctx);
@@ -465,15 +484,6 @@ export class ServerConnection implements McpBackend {
     }
   }
 
-  /**
-   * Who triggered the question: the agent of the call in flight. The protocol does not say which
-   * call a pushed elicitation belongs to, so with several agents calling at once all are named.
-   */
-  private currentAgent(): string | undefined {
-    const agents = [...new Set([...this.activeCalls].map((c) => c.agent).filter((a): a is string => !!a))];
-    return agents.length > 0 ? agents.join(", ") : undefined;
-  }
-
   private questionsChanged(delta: number): void {
     this.pendingQuestions += delta;
     for (const call of this.activeCalls) call.timer.hold(this.pendingQuestions > 0);
@@ -497,9 +507,25 @@ export class ServerConnection implements McpBackend {
     return kept;
   }
 
+  /**
+   * Whether an agent can be offered the tool. An MCP Apps tool whose `_meta.ui.visibility` leaves
+   * out "model" is for its app alone (its `ui://` resources stay readable); a tool that needs a
+   * task (`execution.taskSupport: "required"`) would fail every plain call, and tasks are not
+   * bridged yet, so it is left out with a log line.
+   */
+  private offeredToAgents(tool: Tool): boolean {
+    const visibility = (tool._meta as { ui?: { visibility?: unknown } } | undefined)?.ui?.visibility;
+    if (Array.isArray(visibility) && !visibility.includes("model")) return false;
+    if ((tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport === "required") {
+      this.log(`${this.config.name}: tool ${shown(tool.name)} is not offered: it runs only as a task (execution.taskSupport "required"), which the companion does not bridge yet`);
+      return false;
+    }
+    return true;
+  }
+
   private setTools(listed: Tool[]): void {
     const server = sanitize(this.config.name);
-    const tools = this.boundedTools(Array.isArray(listed) ? listed : []);
+    const tools = this.boundedTools(Array.isArray(listed) ? listed : []).filter((tool) => this.offeredToAgents(tool));
     this.tools = tools.map((tool) => ({
       name: `${server}_${sanitize(tool.name)}`,
       description: tool.description ?? "",
@@ -508,6 +534,7 @@ export class ServerConnection implements McpBackend {
       server: this.config.name,
       tool: tool.name,
       title: tool.title,
+      definition: tool as unknown as Record<string, unknown>,
       execute: (args: Record<string, unknown>, ctx?: ExecuteContext) => this.execute(tool.name, args, ctx),
     }));
     this.typedTools = new Set(tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name));
@@ -553,6 +580,7 @@ export class ServerConnection implements McpBackend {
     const abort = new LinkedAbort([ctx.signal]);
     const call: ActiveCall = {
       agent: ctx.agent,
+      rootsKey: ctx.roots ? `agent:${ctx.session ?? ctx.agent ?? ""}` : "config",
       tool,
       ctx,
       timer: new IdleTimer(idleMs, () => abort.abort(new ToolCallError(`${this.config.name}: ${tool} got no response for ${idleMs} ms`))),
@@ -572,22 +600,7 @@ export class ServerConnection implements McpBackend {
       });
     }
     try {
-      const fast = this.fast;
-      const raw = this.raw;
-      if ((fast || raw) && progressToken === undefined && !this.typedTools.has(tool)) {
-        const result = await this.callFast(client, fast ?? raw!, tool, args, abort, maxWait);
-        if (result) return toToolOutput(this.config.name, tool, result);
-      }
-      const result = await client.callTool(
-        { name: tool, arguments: args, ...(progressToken !== undefined ? { _meta: { progressToken } } : {}) },
-        {
-          signal,
-          // Our idle timer bounds the call; the SDK's wall-clock bound is only the hard maximum.
-          timeout: maxWait,
-          maxTotalTimeout: maxWait,
-        },
-      );
-      return toToolOutput(this.config.name, tool, result as unknown as Record<string, unknown>);
+      return await this.callScope.run(call, () => this.dispatch(client, call, tool, args, abort, maxWait, progressToken));
     } catch (error) {
       if (signal.aborted && signal.reason instanceof ToolCallError) throw signal.reason;
       if (error instanceof ToolCallError || isUnauthorized(error)) throw error;
@@ -598,6 +611,9 @@ export class ServerConnection implements McpBackend {
       call.timer.stop();
       abort.dispose();
       this.activeCalls.delete(call);
+      const waiting = [...this.callEnded];
+      this.callEnded.clear();
+      for (const wake of waiting) wake();
       for (const question of call.questions) {
         question.calls.delete(call);
         // The agent going away is said as such (AgentGone), so the page can name it.
@@ -606,6 +622,28 @@ export class ServerConnection implements McpBackend {
       // Read for the last time above; the transports took their listeners off when the call ended.
       abort.release();
     }
+  }
+
+  /** The call on the wire, in the call's async context (callScope), after its roots are in place. */
+  private async dispatch(client: Client, call: ActiveCall, tool: string, args: Record<string, unknown>, abort: LinkedAbort, maxWait: number, progressToken: string | undefined): Promise<ToolOutput> {
+    const signal = abort.signal;
+    await this.rootsFor(call, signal);
+    const fast = this.fast;
+    const raw = this.raw;
+    if ((fast || raw) && progressToken === undefined && !this.typedTools.has(tool)) {
+      const result = await this.callFast(client, fast ?? raw!, tool, args, abort, maxWait);
+      if (result) return toToolOutput(this.config.name, tool, result);
+    }
+    const result = await client.callTool(
+      { name: tool, arguments: args, ...(progressToken !== undefined ? { _meta: { progressToken } } : {}) },
+      {
+        signal,
+        // Our idle timer bounds the call; the SDK's wall-clock bound is only the hard maximum.
+        timeout: maxWait,
+        maxTotalTimeout: maxWait,
+      },
+    );
+    return toToolOutput(this.config.name, tool, result as unknown as Record<string, unknown>);
   }
 
   /**
@@ -646,6 +684,25 @@ export class ServerConnection implements McpBackend {
     return this.status.state === "connected" ? (this.client?.getServerCapabilities() as Record<string, unknown> | undefined) : undefined;
   }
 
+  /** The era this server negotiated (era.ts); undefined while not connected. */
+  era(): Era | undefined {
+    return this.client ? eraOf(this.client.getNegotiatedProtocolVersion()) : undefined;
+  }
+
+  /** Whether the negotiated era has `method`: what it lacks is never sent (McpBackend). */
+  offers(method: string): boolean {
+    return this.status.state === "connected" && eraHas(this.era(), method);
+  }
+
+  /**
+   * One health check in the request the era offers (era.ts), or none (resolves at once) when it
+   * offers none; rejects as the request does.
+   */
+  async checkHealth(signal: AbortSignal): Promise<void> {
+    const method = healthMethod(this.era());
+    if (method) await this.forward(method, undefined, { signal });
+  }
+
   /** One request through the client (McpBackend): resources, prompts, completions, logging. */
   async forward(method: string, params: Record<string, unknown> | undefined, options: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
     const client = this.client;
@@ -656,25 +713,92 @@ export class ServerConnection implements McpBackend {
     return (await client.request({ method, params } as never, { signal: options.signal, timeout: Math.min(maxWait, this.config.callTimeout) })) as Record<string, unknown>;
   }
 
+  /** The call in flight the server's request belongs to, when the wire says (callScope). */
+  private owningCall(): ActiveCall | undefined {
+    const call = this.callScope.getStore();
+    return call && this.activeCalls.has(call) ? call : undefined;
+  }
+
+  /** The calls a server's request may belong to: the one the wire names, else every call in flight. */
+  private candidateCalls(): ActiveCall[] {
+    const owner = this.owningCall();
+    return owner ? [owner] : [...this.activeCalls];
+  }
+
   /**
-   * The hook of the call in flight that can answer (the oldest such call): a pushed request does
-   * not say which call it belongs to.
+   * The agent that answers the server's request: that of the call it belongs to, or, when the wire
+   * does not say, the one agent session every call in flight comes from. With calls of several
+   * agents open, none is guessed: one agent's answer must not go to another's call.
    */
   private agentHook(kind: "sampling" | "roots" | "elicit"): AgentRequest | undefined {
-    for (const call of this.activeCalls) {
+    const calls = this.candidateCalls();
+    if (new Set(calls.map((c) => c.ctx.session ?? c.agent)).size !== 1) return undefined;
+    for (const call of calls) {
       const hook = call.ctx[kind];
       if (hook) return hook;
     }
     return undefined;
   }
 
-  /** sampling/createMessage and roots/list: the agent of the call in flight answers, else a clear error. */
-  private async askAgent(kind: "sampling" | "roots", params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const hook = this.agentHook(kind);
-    const method = kind === "sampling" ? "sampling/createMessage" : "roots/list";
-    if (!hook) {
-      throw Object.assign(new Error(`${method}: ${NO_AGENT_CAN_ANSWER}`), { code: -32601 });
+  /**
+   * roots/list always gets an answer: the roots of the agent whose call it belongs to (or whose
+   * roots the server was last told of, while its call is open), else the person's configured
+   * roots for this server, else none. Never -32601: a server with no answer allows nothing.
+   */
+  private async answerRoots(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    this.rootsAsked = true;
+    const owner = this.owningCall();
+    const key = owner?.rootsKey ?? this.rootsOf ?? "config";
+    const holder = owner ?? [...this.activeCalls].find((c) => c.rootsKey === key && c.ctx.roots);
+    try {
+      if (holder?.ctx.roots && key !== "config") {
+        this.rootsOf = key;
+        return await this.askAgent(holder.ctx.roots, params, signal);
+      }
+      this.rootsOf = "config";
+      return { roots: this.config.roots ?? [] };
+    } finally {
+      this.rootsRefetched?.();
     }
+  }
+
+  /**
+   * Before a call goes on: the server must see this call's roots. A server that uses roots and
+   * was last given another's is told (notifications/roots/list_changed, on eras that have roots)
+   * and its re-fetch awaited, briefly; calls under other roots that are still open are waited for
+   * first, since one session holds one set of roots at a time.
+   */
+  private async rootsFor(call: ActiveCall, signal: AbortSignal): Promise<void> {
+    if (!this.rootsAsked || !this.offers("notifications/roots/list_changed")) return;
+    while (this.rootsOf !== call.rootsKey && [...this.activeCalls].some((c) => c !== call && c.rootsKey === this.rootsOf)) {
+      if (signal.aborted) throw signal.reason;
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          this.callEnded.delete(wake);
+          signal.removeEventListener("abort", wake);
+          resolve();
+        };
+        this.callEnded.add(wake);
+        signal.addEventListener("abort", wake, { once: true });
+      });
+    }
+    if (this.rootsOf === call.rootsKey || !this.client) return;
+    this.rootsOf = call.rootsKey;
+    const refetched = new Promise<void>((resolve) => (this.rootsRefetched = resolve));
+    await this.client.notification({ method: "notifications/roots/list_changed" });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([refetched, new Promise((resolve) => (timer = setTimeout(resolve, ROOTS_REFETCH_MS)))]);
+    clearTimeout(timer);
+  }
+
+  /** sampling/createMessage: the agent of the call it belongs to answers, else a clear error. */
+  private async askSampling(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const hook = this.agentHook("sampling");
+    if (!hook) throw Object.assign(new Error(`sampling/createMessage: ${NO_AGENT_CAN_ANSWER}`), { code: -32601 });
+    return this.askAgent(hook, params, signal);
+  }
+
+  private async askAgent(hook: AgentRequest, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
     for (const call of this.activeCalls) call.timer.hold(true);
     try {
       return await hook(params, signal);
@@ -840,6 +964,15 @@ function withHeaders(headers: Record<string, string>, base: typeof fetch) {
     for (const [name, value] of Object.entries(headers)) if (!merged.has(name)) merged.set(name, value);
     return base(url, { ...init, headers: merged });
   };
+}
+
+/**
+ * Who a question is asked for: the agent of each call it may belong to. When the wire does not
+ * say which (two calls open on one stdio server), every one of them is named: "a or b".
+ */
+function agentsOf(calls: Iterable<ActiveCall>): string | undefined {
+  const agents = [...new Set([...calls].map((c) => c.agent).filter((a): a is string => !!a))];
+  return agents.length > 0 ? agents.join(" or ") : undefined;
 }
 
 /** The tool a pushed question belongs to, when every call in flight is of that one tool. */

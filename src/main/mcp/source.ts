@@ -161,12 +161,8 @@ export function startMcp(config: unknown, options: LoadOptions = {}): StartedMcp
   const connections = parsed.servers.map(make);
   source = new Source(connections, invalid, make);
   for (const { error } of parsed.invalid) options.log?.(error);
-  const ready = Promise.all(
-    connections.map(async (c) => {
-      await c.connect();
-      if (c.status.state === "failed") options.log?.(`MCP server "${c.status.name}" failed: ${c.status.error}`);
-    }),
-  ).then(() => undefined);
+  // A failed connect is in its status; it is logged once, by the supervisor that restarts it.
+  const ready = Promise.all(connections.map((c) => c.connect())).then(() => undefined);
   return { source, ready };
 }
 

@@ -7,6 +7,7 @@ import { readConfigFile } from "../config-file";
 import { parseConfig, type ServerConfig } from "./config";
 import { diffServers, watchConfig, type ConfigWatch } from "./config-watch";
 import type { ServerConnection } from "./connection";
+import { isLiveRefusal } from "./era";
 import { askAgain } from "./inputs";
 import type { McpSource } from "./types";
 
@@ -80,7 +81,10 @@ export interface SuperviseOptions {
   /** The config error core found at start, shown until an edit fixes it. */
   initialError?: string;
   backoff?: Partial<BackoffOptions>;
-  /** How often a connected remote server is pinged to notice a dropped connection (0: never). */
+  /**
+   * How often a connected remote server gets a health check to notice a dropped connection (0:
+   * never): `ping`, or what its era offers instead (era.ts).
+   */
   pingIntervalMs?: number;
   /** How long a ping may take before the connection counts as dropped. */
   pingTimeoutMs?: number;
@@ -116,9 +120,6 @@ interface Watched {
   /** A retry's connect in flight: its events are its own. */
   busy: boolean;
 }
-
-/** JSON-RPC errors only a live server sends: invalid request, method not found, invalid params, internal. */
-const ANSWERED = new Set([-32600, -32601, -32602, -32603]);
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -177,7 +178,7 @@ export function superviseSource(source: RuntimeSource, options: SuperviseOptions
       void retry(name).catch((e) => log(`MCP server "${name}": restart failed: ${errorMessage(e)}`));
     }, step.delayMs);
     state.timer.unref?.();
-    log(`MCP server "${name}" ${error}; restarting in ${step.delayMs / 1000} s (attempt ${step.attempt})`);
+    log(`MCP server "${name}" failed: ${error}; restarting in ${step.delayMs / 1000} s (attempt ${step.attempt}).`);
     source.annotate(name, { state: "restarting", attempt: step.attempt, nextRetryAt, error });
   };
 
@@ -219,7 +220,8 @@ export function superviseSource(source: RuntimeSource, options: SuperviseOptions
   // Servers that failed before supervision began.
   for (const connection of source.list()) if (connection.status.state === "failed") settle(connection.config.name);
 
-  // A remote connection can drop without the client noticing until the next call: ping it.
+  // A remote connection can drop without the client noticing until the next call: check it, with
+  // the request its negotiated era has (a 2026-07-28 server has no ping).
   const pinging = new Set<string>();
   const pingTimer =
     pingIntervalMs > 0
@@ -231,13 +233,14 @@ export function superviseSource(source: RuntimeSource, options: SuperviseOptions
             const abort = new AbortController();
             const timer = setTimeout(() => abort.abort(new Error(`no answer to ping within ${pingTimeoutMs} ms`)), pingTimeoutMs);
             connection
-              .forward("ping", undefined, { signal: abort.signal })
+              .checkHealth(abort.signal)
               .then(
                 () => undefined,
                 async (error) => {
                   if (closed || source.connection(name) !== connection || connection.status.state !== "connected") return;
-                  // A server that answers with a JSON-RPC error (no ping handler) is alive.
-                  if (!abort.signal.aborted && ANSWERED.has((error as { code?: unknown }).code as number)) return;
+                  // A server that answers with a JSON-RPC error (no ping handler), or a request
+                  // its era lacks, is alive: neither is a dropped connection.
+                  if (!abort.signal.aborted && isLiveRefusal(error)) return;
                   const why = abort.signal.aborted ? errorMessage(abort.signal.reason) : errorMessage(error);
                   // The old connection goes now, so its tools and questions go with it.
                   await source.replace(connection.config);

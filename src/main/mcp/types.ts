@@ -27,6 +27,8 @@ export interface ExecuteContext {
   signal?: AbortSignal;
   /** The agent on whose behalf the call runs (gateway), named on any question it triggers. */
   agent?: string;
+  /** The agent's gateway session: two sessions of one agent may have different roots. */
+  session?: string;
   /** Forwarded progress notifications from the server. */
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /**
@@ -53,6 +55,8 @@ export interface McpBackend {
   capabilities(): Record<string, unknown> | undefined;
   /** One request, result as the server gave it (after the SDK's schema check); rejects with its error. */
   forward(method: string, params: Record<string, unknown> | undefined, options?: { signal?: AbortSignal }): Promise<Record<string, unknown>>;
+  /** Whether the era this server negotiated has `method` (era.ts); false while not connected. */
+  offers(method: string): boolean;
 }
 
 export interface ToolOutput {
@@ -71,6 +75,11 @@ export interface McpTool {
   /** The tool's name on its own server. */
   tool: string;
   title?: string;
+  /**
+   * The tool exactly as its server listed it (annotations, outputSchema, execution, icons,
+   * `_meta` with MCP Apps' `_meta.ui`): the gateway re-declares it whole, under its own name.
+   */
+  definition?: Record<string, unknown>;
   execute(args: Record<string, unknown>, ctx?: ExecuteContext): Promise<ToolOutput>;
 }
 

@@ -2,10 +2,13 @@
 // so that the next start can end what a crashed companion (and its watchdog) left behind. One
 // file per companion (`groups-<pid>.json`), so a desktop app and a browser-mode companion never
 // write the same file. Each entry carries the leader's identity (identity.ts): a later start
-// kills a group only if the process behind the pid is still the one recorded.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// kills a group only if the process behind the pid is still the one recorded. A registry file (or
+// folder) other users can change is not read: it names process groups to kill (base/file-trust.ts).
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { trustProblem } from "../base/file-trust";
+import { writeFileSafeSync } from "../base/safe-write";
 import type { LiveGroup } from "./groups";
 
 export interface RegistryOwner {
@@ -34,13 +37,9 @@ export function registryPath(dir: string, ownerPid: number): string {
   return join(dir, `groups-${ownerPid}.json`);
 }
 
-/** Writes the whole record atomically (temp file + rename): a crash mid-write leaves the old one. */
+/** Writes the whole record through the one safe writer: a crash mid-write leaves the old one. */
 export function writeRegistry(dir: string, record: RegistryRecord): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const path = registryPath(dir, record.owner.pid);
-  const temp = `${path}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
-  renameSync(temp, path);
+  writeFileSafeSync(registryPath(dir, record.owner.pid), `${JSON.stringify(record)}\n`, { mode: 0o600, dirMode: 0o700 });
 }
 
 export function removeRegistry(dir: string, ownerPid: number): void {
@@ -92,6 +91,8 @@ export function readRegistries(dir: string): RegistryEntry[] {
     if (!FILE_PATTERN.test(name)) continue;
     const path = join(dir, name);
     try {
+      // Someone else's file is neither acted on nor removed.
+      if (trustProblem(path)) continue;
       const text = readFileSync(path, "utf8");
       entries.push(text.length > MAX_FILE_BYTES ? { path } : { path, record: parseRegistry(text) });
     } catch {

@@ -1,10 +1,13 @@
 // What a rule does, in the words Settings and the CLI show.
-import type { Rule } from "../../shared/rules";
+import { titledValue } from "../../shared/history";
+import type { Rule, RuleField } from "../../shared/rules";
 
 const MAX_VALUE_CHARS = 40;
 
-function shown(value: unknown): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : Array.isArray(value) ? value.map((v) => String(v)).join(", ") : String(value);
+/** A value as the form showed it: an option's title in quotes, text in quotes, others as they are. */
+function shown(value: unknown, field: RuleField | undefined): string {
+  const titled = titledValue(field, value);
+  const text = typeof value === "string" || Array.isArray(value) ? JSON.stringify(titled) : titled;
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
 }
 
@@ -17,7 +20,10 @@ export function explainRule(rule: Rule): string {
   const asker = rule.tool ? `${rule.server}'s tool ${rule.tool}` : `${rule.server} (any tool)`;
   const fields = rule.fields.length ? ` (${rule.fields.map((f) => f.title ?? f.key).join(", ")})` : "";
   if (rule.action === "decline") return `Decline the form${fields} from ${asker}, ${lasting}.`;
-  const values = Object.entries(rule.data ?? {}).map(([k, v]) => `${k} = ${shown(v)}`);
+  const values = Object.entries(rule.data ?? {}).map(([k, v]) => {
+    const field = rule.fields.find((f) => f.key === k);
+    return `${field?.title ?? k} = ${shown(v, field)}`;
+  });
   const sent = values.length ? ` sending ${values.join("; ")}` : " sending no values";
   return `Accept the form${fields} from ${asker}${sent}, ${lasting}.`;
 }

@@ -1,10 +1,12 @@
-// The file that keeps "until removed" rules: JSON, written whole to a temporary file (mode 0600)
-// and renamed over the old one, so a reader (the app, the CLI) sees the old rules or the new, never
-// half of them. Whatever is read back is checked again: the file is the person's to edit, and a
-// rule that fails a check (a credential value, an unknown shape) is left out with a reason.
-import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import path from "node:path";
+// The file that keeps "until removed" rules: JSON, written whole through the one safe writer
+// (base/safe-write.ts: under its lock, synced, renamed, mode 0600), so a reader (the app, the CLI)
+// sees the old rules or the new, never half of them. Whatever is read back is checked again: the
+// file is the person's to edit, and a rule that fails a check (a credential value, an unknown
+// shape) is left out with a reason. A rule answers forms without asking, so a file (or folder)
+// other users can change is not read at all (base/file-trust.ts).
+import { readFileSync, renameSync, statSync } from "node:fs";
+import { trustProblem } from "../base/file-trust";
+import { writeFileSafeSync } from "../base/safe-write";
 import type { FormRule } from "../../shared/rules";
 import { MAX_FORM_PROPERTIES } from "../limits";
 import { isCredentialName } from "../history/mask";
@@ -105,6 +107,8 @@ export function readRulesFile(file: string): ReadRules {
   if (stamp === undefined) return { rules: [], skipped: [] };
   let text: string;
   try {
+    const untrusted = trustProblem(file);
+    if (untrusted) return { rules: [], skipped: [], problem: untrusted, stamp };
     if (statSync(file).size > MAX_RULES_FILE_BYTES) return { rules: [], skipped: [], problem: `it is larger than ${MAX_RULES_FILE_BYTES} bytes`, stamp };
     text = readFileSync(file, "utf8");
   } catch (error) {
@@ -137,22 +141,7 @@ export function readRulesFile(file: string): ReadRules {
 
 /** Writes the rules whole, atomically, readable by the person only. Returns the new stamp. */
 export function writeRulesFile(file: string, rules: readonly FormRule[]): string | undefined {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  const text = `${JSON.stringify({ version: FILE_VERSION, rules }, null, 2)}\n`;
-  const fd = openSync(temporary, "wx", 0o600);
-  try {
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  writeFileSafeSync(file, `${JSON.stringify({ version: FILE_VERSION, rules }, null, 2)}\n`, { mode: 0o600, dirMode: 0o700 });
   return stampOf(file);
 }
 

@@ -13,6 +13,8 @@
 // - Matching is case-sensitive and literal (secrets are), over the union of every occurrence:
 //   two secrets that overlap in a text are both hidden whole.
 
+import { terminalText } from "../base/terminal-text";
+
 export const REDACTED = "[redacted]";
 
 /** Shorter values are not registered (they would mangle ordinary text). */
@@ -298,7 +300,11 @@ export const secretScrubber = new SecretScrubber();
 
 export const scrub = (text: string): string => secretScrubber.scrub(text);
 
-/** A log sink that never writes a registered secret. */
+/**
+ * The one way a log line is written: never a registered secret, and never a control character
+ * or escape sequence (lines quote servers' stderr, names and errors, and go to a terminal). A log
+ * line is one line: a line break inside it is a space, so no text can pass for a line of its own.
+ */
 export function scrubbedLog(sink: (line: string) => void): (line: string) => void {
-  return (line) => sink(secretScrubber.scrub(line));
+  return (line) => sink(terminalText(secretScrubber.scrub(line)));
 }

@@ -46,7 +46,7 @@ export function retryIn(at: number | undefined, now: number): string {
 /** The cause behind an error, in words a person acts on; undefined when the error says nothing we know. */
 function cause(error: string): NextStep | undefined {
   let m = /command "([^"]+)" was not found/.exec(error);
-  if (m) return { headline: "Is it installed?", step: `The command “${m[1]}” was not found. Install it, or fix the command in the config file, then Retry.` };
+  if (m) return { headline: `Exits at start: “${m[1]}” not found — is it installed?`, step: "Install it, or fix the command in the config file, then Retry." };
   m = /command "([^"]+)" is not executable/.exec(error);
   if (m) return { headline: "Cannot run the command", step: `“${m[1]}” is not executable. Check the path in the config file, then Retry.` };
   m = /needs the secret "([^"]+)"/.exec(error);
@@ -62,7 +62,11 @@ function cause(error: string): NextStep | undefined {
   if (m) return { headline: `Waiting for “${m[1]}”`, step: `The server needs a value for “${m[1]}”. Answer its question in the Inbox, or write the value in the config file, then Retry.` };
   if (/\b401\b|unauthori[sz]ed/i.test(error)) return { headline: "Needs sign-in", step: "The server wants you to sign in.", action: "sign-in" };
   if (/\b403\b|forbidden/i.test(error)) return { headline: "Access refused", step: "The server refused the credentials it was given. Check the token or secret it uses, then Retry." };
-  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|fetch failed/i.test(error)) return { headline: "Nothing answers there", step: "No server answered at that address. Is it running, and is the URL right? Then Retry." };
+  m = /(?:ENOTFOUND|EAI_AGAIN)\s+([^\s,)]+)/.exec(error);
+  if (m) return { headline: `Can't reach ${m[1]} — check the network or the URL`, step: "Then Retry." };
+  m = /ECONNREFUSED\s+([^\s,)]+)/.exec(error);
+  if (m) return { headline: `Nothing answers at ${m[1]} — is the server running, and is the URL right?`, step: "Then Retry." };
+  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|fetch failed/i.test(error)) return { headline: "Can't reach the server — check the network or the URL", step: "Then Retry." };
   if (/got no answer within|timed out/i.test(error)) return { headline: "No answer in time", step: "The server started but did not answer. Is it an MCP server, and is it the right command? Then Retry." };
   return undefined;
 }
@@ -80,7 +84,9 @@ export function nextStep(server: ServerView, now: number): NextStep | undefined 
     }
     case "crash-loop": {
       const found = cause(error);
-      return { ...found, status: "Stopped after repeated crashes", step: found?.step ?? "It kept failing, so the companion left it stopped. Fix what its last error says, then Retry." };
+      // "Crash" is for a local process; a remote server fails to answer, it does not crash.
+      const status = isRemote(server) ? "Stopped after repeated failures" : "Stopped after repeated crashes";
+      return { ...found, status, step: found?.step ?? "It kept failing, so the companion left it stopped. Fix what its last error says, then Retry." };
     }
     case "failed":
       return cause(error) ?? { headline: "Could not start", step: "Check its entry in the config file against what the error says, then Retry." };

@@ -1,5 +1,6 @@
 // The page's shared state: what main told us (pending questions, servers, settings) plus what the
 // person is looking at. One instance per page; components read it and call its actions.
+import { outcomeTone, outcomeWord, type OutcomeTone } from "../../shared/words";
 import type { CompanionApi, Envelope, ServerView, Settings, AnswerInput } from "../../shared/contract";
 import type { Answer, InboxEvent, PendingEntry, WithdrawReason } from "../../shared/types";
 import type { RuleAddArg, RuleView } from "../../shared/rules";
@@ -31,8 +32,10 @@ export interface ToolRun {
 /** What the page last sent, shown briefly so the person knows their answer went out. */
 export interface Sent {
   id: string;
-  /** "Sent: accepted", "Declined", "Cancelled". */
+  /** "Accepted", "Declined", "Cancelled" (src/shared/words.ts). */
   text: string;
+  /** Its colour: a "no" is never shown in the success frame. */
+  tone: OutcomeTone;
   prompt: string;
   server?: string;
   /** The Servers-view run that asked this question, whose result is shown beside the note. */
@@ -296,7 +299,7 @@ export class CompanionStore {
   async cancelAllFrom(server: string): Promise<void> {
     const ids = this.pending.filter((e) => e.source.server === server).map((e) => e.request.id);
     await Promise.all(ids.map((id) => this.answer({ id, ok: false, reason: "cancelled" })));
-    this.sent = ids.length > 1 ? { id: ids[0]!, text: `Cancelled ${ids.length} questions`, prompt: `All questions from ${server}`, server } : this.sent;
+    this.sent = ids.length > 1 ? { id: ids[0]!, text: `Cancelled ${ids.length} questions`, tone: "ended", prompt: `All questions from ${server}`, server } : this.sent;
   }
 
   dismissNotice(): void {
@@ -367,7 +370,7 @@ export class CompanionStore {
       if (this.arrival?.request.id === id) this.arrival = null;
       this.sent = {
         id,
-        text: sentText(input, entry?.request.kind),
+        ...sentText(input, entry?.request.kind),
         prompt: entry?.request.prompt ?? "",
         server: entry?.source.server,
         tool: this.#questionRun.get(id),
@@ -446,9 +449,10 @@ export function relativeTime(then: number, now: number): string {
 
 /** "github" or "github for claude-code"; who asks, in one phrase. */
 export function askerText(source: { server?: string; agent?: string }): string {
-  const server = source.server ?? "an agent";
   const agents = agentText(source.agent);
-  return agents ? `${server} for ${agents}` : server;
+  // An agent's own question (POST /v1/requests) has no server: the agent is the one asking.
+  if (!source.server) return agents || "an agent";
+  return agents ? `${source.server} for ${agents}` : source.server;
 }
 
 /**
@@ -480,8 +484,7 @@ export function expiryText(expiresAt: string | undefined, now: number): string {
   return `expires ${new Date(at).toLocaleDateString()}`;
 }
 
-function sentText(input: AnswerInput, kind: string | undefined): string {
-  if (input.ok) return kind === "authorization" ? "Sent: done" : kind === "approval" ? "Sent: allowed" : "Sent: accepted";
-  if (input.reason === "declined") return kind === "approval" ? "Denied" : "Declined";
-  return "Cancelled";
+function sentText(input: AnswerInput, kind: string | undefined): { text: string; tone: OutcomeTone } {
+  const outcome = input.ok ? "accepted" : input.reason === "declined" ? "declined" : "cancelled";
+  return { text: outcomeWord(outcome, kind), tone: outcomeTone(outcome) };
 }

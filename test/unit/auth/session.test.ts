@@ -27,7 +27,7 @@ describe("AuthSession.signIn", () => {
     await expect(s.signIn({ waitFor, finish: async () => void (finished = true) })).rejects.toBeInstanceOf(SignInDeclined);
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ kind: "authorization", url: expect.stringMatching(/^https:\/\/auth\.example\.org\/authorize/) });
-    expect(asked[0].id).toMatch(/^elc-/);
+    expect(asked[0].id).toMatch(/^signin-/);
     expect(asked[0].prompt).toContain('"linear"');
     expect(asked[0].prompt).toContain("auth.example.org");
     expect(Object.keys(asked[0]).sort()).toEqual(["id", "kind", "prompt", "url"]);

@@ -3,6 +3,7 @@ import { INVOKE_CHANNELS, type EventChannel, type EventMap, type Settings } from
 import type { PendingEntry } from "../../../src/shared/types";
 import type { DesktopCore, DesktopPlatform } from "../../../src/main/desktop/types";
 import { FakeBrowserWindow, FakeEvent, FakeNotification, FakeTray, fake } from "./fake-electron";
+import { NO_TRAY_HOST_HINT } from "../../../src/main/desktop/tray-host";
 
 vi.mock("electron", async () => (await import("./fake-electron")).electronModule);
 
@@ -77,12 +78,13 @@ function fakeCore() {
 
 const paths = { rendererDir: "/nonexistent/renderer", preloadPath: "/out/preload/index.cjs", assetsDir: "/out/assets" };
 
-async function start(opts: { startHidden?: boolean } = {}) {
+async function start(opts: { startHidden?: boolean; trayWillShow?: () => Promise<boolean>; log?: (line: string) => void } = {}) {
   const f = fakeCore();
   let platform: DesktopPlatform | undefined;
   await runDesktopApp({
     paths,
     log: () => {}, handleSignals: false,
+    trayWillShow: async () => true,
     ...opts,
     createCore: async (p) => {
       platform = p;
@@ -118,6 +120,15 @@ describe("runDesktopApp", () => {
     win.webContents.finishLoad(win);
     expect(win.visible).toBe(true);
     expect(t.tray).toBeDefined();
+  });
+
+  it("opens the window at a login launch when no tray can be seen, and says what to install", async () => {
+    const lines: string[] = [];
+    const t = await start({ startHidden: true, trayWillShow: async () => false, log: (line) => lines.push(line) });
+    expect(t.win).toBeDefined();
+    t.win.webContents.finishLoad(t.win);
+    expect(t.win.visible).toBe(true);
+    expect(lines).toContain(NO_TRAY_HOST_HINT);
   });
 
   it("registers the privileged page scheme, serves it with the CSP, and adds the CSP to every response", async () => {

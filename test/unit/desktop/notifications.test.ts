@@ -64,6 +64,16 @@ describe("NotificationService", () => {
     expect(content).toEqual({ title: "github asks you to open a link", body: "Sign in to GitHub" });
   });
 
+  it("words the companion's own OAuth sign-in as a sign-in, not a plain link", () => {
+    const content = questionNotification({
+      request: { id: "signin-1", kind: "authorization", prompt: "Sign in to \"linear\"", url: "https://auth.example.com/authorize" },
+      source: { server: "linear" },
+      receivedAt: 0,
+    });
+    expect(content.title).toBe("linear asks you to sign in");
+    expect(JSON.stringify(content)).not.toContain("auth.example.com");
+  });
+
   it("summarises a flood from one server: two shown, the rest in one summary after the window", () => {
     const t = setup();
     for (let i = 1; i <= 5; i++) t.service.added(entry(`q${i}`, `question ${i}`, "github"));

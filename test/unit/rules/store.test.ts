@@ -63,7 +63,7 @@ describe("a rule answers the next matching question at once", () => {
       { type: "answered", id: next.id, answer, by: "rule", ruleId: rule.id },
     ]);
     expect(s.inbox.list()).toEqual([]);
-    expect(s.rules.store.list()[0]).toMatchObject({ id: rule.id, uses: 1, lastUsedAt: expect.any(Number), explanation: expect.stringMatching(/^Accept the form \(Branch, env\) from github's tool deploy sending branch = "main"; env = "prod", until the companion quits\.$/) });
+    expect(s.rules.store.list()[0]).toMatchObject({ id: rule.id, uses: 1, lastUsedAt: expect.any(Number), explanation: expect.stringMatching(/^Accept the form \(Branch, env\) from github's tool deploy sending Branch = "main"; env = "prod", until the companion quits\.$/) });
   });
 
   it("declines when the rule declines", async () => {
