@@ -176,7 +176,7 @@ async function standIn(reply: (res: import("node:http").ServerResponse, request:
   const bodies: unknown[] = [];
   const proof = proofRoute(() => "t");
   const server = createServer((req, res) => {
-    if (req.url?.startsWith(PROOF_PATH)) return void proof.handle(req, res);
+    if (req.url?.startsWith(PROOF_PATH)) return void proof.handle(req, res, { credential: "public" });
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
