@@ -5,6 +5,7 @@
 // limits.ts it reports the problem, it only ever looks one or two levels into a property, and it
 // never turns a nested value into text (String() of a deep array recurses until it throws).
 import { MAX_ENUM_OPTIONS, MAX_FORM_PROPERTIES, MAX_SCHEMA_STRING } from "../main/limits";
+import { isCredential } from "./credential";
 
 export type FieldKind =
   | "text"
@@ -38,6 +39,9 @@ export interface Field {
   minItems?: number;
   maxItems?: number;
   default?: unknown;
+  /** The schema's `format` and `writeOnly`, kept for the credential rule (credential.ts). */
+  format?: string;
+  writeOnly?: boolean;
 }
 
 export type FormPlan =
@@ -176,7 +180,15 @@ function planField(key: string, prop: unknown, required: boolean): FieldResult {
   if (!isObject(prop)) return { problem: `"${key}" is not described by a schema.` };
   const label = bounded(str(prop.title), `The title of "${key}"`) ?? key;
   const description = bounded(str(prop.description), `The description of "${label}"`);
-  const base = { key, label, description, required, default: plainDefault(prop.default) };
+  const base = {
+    key,
+    label,
+    description,
+    required,
+    default: plainDefault(prop.default),
+    ...(typeof prop.format === "string" ? { format: prop.format } : {}),
+    ...(prop.writeOnly === true ? { writeOnly: true } : {}),
+  };
   const type = typeOf(prop);
 
   const options = choiceOptions(prop, `"${label}"`);
@@ -252,12 +264,11 @@ function planForm(schema: unknown): FormPlan {
   return { ok: true, fields };
 }
 
-// Servers must not collect secrets through forms (DESIGN.md §1, trust boundary); we flag it.
-const CREDENTIAL = /pass(?:word|wd|phrase)|api[\s_-]?key|token|secret|private[\s_-]?key/i;
-
-/** True when a field's name, title or description suggests it asks for a credential. */
-export function looksLikeCredential(field: Pick<Field, "key" | "label" | "description">): boolean {
-  return [field.key, field.label, field.description ?? ""].some((text) => CREDENTIAL.test(text));
+// Servers must not collect secrets through forms (the trust boundary: secrets go through a URL the
+// person opens); we flag it, by the one rule in credential.ts.
+/** True when a field's key, title, description or format says it asks for a credential. */
+export function looksLikeCredential(field: Pick<Field, "key" | "label" | "description" | "format" | "writeOnly">): boolean {
+  return isCredential({ key: field.key, title: field.label, description: field.description, format: field.format, writeOnly: field.writeOnly });
 }
 
 /** The values a fresh form starts with: each field's default, booleans unchecked otherwise. */

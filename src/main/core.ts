@@ -17,6 +17,7 @@ import {
   registeringStore,
   rotateGatewayToken,
   secretScrubber,
+  tokenPlace,
   type SecretStore,
 } from "./secrets";
 import { readConfigFile } from "./config-file";
@@ -227,8 +228,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...(history?.handlers ?? historyOffHandlers()),
     ...rules.handlers,
     // Agents are connected to this run's listener; a literal token (Zed over HTTP, chosen) is the current one.
-    ...createAgentsHandlers({ companionUrl: () => listeners[0]?.url, cli: () => cliCommand(), token: () => token }),
-    ...createServerManagementHandlers({ supervisor, auth, configPath: options.config === undefined ? options.configPath : undefined, servers }),
+    ...createAgentsHandlers({ companionUrl: () => listeners[0]?.url, cli: () => cliCommand(), token: () => token, tokenKept: () => tokenPlace(secrets) }),
+    ...createServerManagementHandlers({ supervisor, auth, configPath: options.config === undefined ? options.configPath : undefined, servers, secrets }),
     ...createHandlers({
     inbox,
     source: () => source,

@@ -3,6 +3,9 @@
 
 export type AgentVia = "shim" | "http";
 
+/** Where the gateway token is kept: the keychain, a file only this user can read, or nowhere (why). */
+export type TokenKept = { kind: "keychain" } | { kind: "file"; path: string } | { kind: "session"; why: string };
+
 /**
  * How an HTTP entry carries the gateway token in this agent: a variable it expands (`env`), VS
  * Code's password prompt (`input`), only the token itself (`literal`), or no remote servers (`none`).
@@ -24,6 +27,8 @@ export interface AgentView {
   http: AgentHttp;
   docs: string;
   errors: string[];
+  /** Where the shim (and `toolnexus-companion token`) finds the gateway token on this machine. */
+  tokenKept?: TokenKept;
 }
 
 export interface AgentsPlanArg {

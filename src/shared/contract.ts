@@ -1,6 +1,7 @@
 // The one contract between the renderer and main. The Electron preload and the browser
 // WebSocket transport both implement `CompanionApi`; main serves both from one handler map.
-import { AGENTS_INVOKE_CHANNELS, type AgentsInvokeMap } from "./agents";
+import { AGENTS_INVOKE_CHANNELS, type AgentsInvokeMap, type TokenKept } from "./agents";
+export type { TokenKept } from "./agents";
 import { HISTORY_INVOKE_CHANNELS, type HistoryInvokeMap } from "./history";
 import { RULES_EVENT_CHANNELS, RULES_INVOKE_CHANNELS, type RulesEventMap, type RulesInvokeMap } from "./rules";
 import type { ServerImportArg, ServerImportPlan, ServerImportResult } from "./server-import";
@@ -15,7 +16,8 @@ export interface Settings {
   /** Epoch ms the pause ends, when paused for a while rather than until resumed. */
   pausedUntil?: number;
   startAtLogin: boolean;
-  gateway: { url: string; tokenSet: boolean };
+  /** `tokenKept`: where the gateway token survives a restart (main always sends it). */
+  gateway: { url: string; tokenSet: boolean; tokenKept?: TokenKept };
   keychain: { available: boolean; detail: string };
   /** Names only; the renderer never sees a secret's value. */
   secretNames: string[];

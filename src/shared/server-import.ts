@@ -26,6 +26,15 @@ export interface ImportCandidate {
   inputs?: string[];
   /** One plain sentence: why skipped, where the duplicate came from, what the clash means. */
   reason?: string;
+  /** The folder it runs in, shown with the command when it is untrusted. */
+  cwd?: string;
+  /**
+   * Its client would not run it ("not trusted in Claude Code: …", "disabled in Claude Code: …"):
+   * offered unticked, with its full command, and imported only when ticked.
+   */
+  untrusted?: string;
+  /** Env or header values written inline that look like credentials: where, and the keychain name they would move to. */
+  literalSecrets?: Array<{ field: "env" | "headers"; key: string; secret: string }>;
 }
 
 export interface ImportGroup {
@@ -50,10 +59,14 @@ export interface ServerImportArg {
   /** Names of `new` candidates, as the plan gave them. */
   pick: string[];
   fingerprint: string;
+  /** Picked servers whose literal secrets stay literal; every other one's move into the keychain. */
+  keepLiteral?: string[];
 }
 
 export interface ServerImportResult {
   configPath: string;
   added: string[];
+  /** Keychain names the literal secrets were moved to (`${secret:NAME}` in the config now). */
+  moved?: string[];
   servers: ServerView[];
 }

@@ -3,7 +3,8 @@
 import { describe, it, expect } from "vitest";
 import { plainFromText, plainMessage, plainMessages } from "../../src/forms/plain-messages";
 import { checkFormAnswer } from "../../src/forms/check-answer";
-import { isCredentialField } from "../../src/renderer/lib/credential";
+import { isCredentialProperty } from "../../src/forms/credential";
+const isCredentialField = (key: string, title: string | undefined, s: Record<string, unknown>) => isCredentialProperty(key, { ...s, ...(title ? { title } : {}) });
 
 const schema = {
   type: "object",

@@ -181,9 +181,13 @@ describe("parseConfig: variables", () => {
     expect(invalid).toEqual([{ name: "bad", error: 'server "bad": command uses the input "cmd" (Which command); inputs are asked for only in env, args and headers' }]);
   });
 
-  it("${secret:NAME} outside headers is refused by name", () => {
-    const { invalid } = parseConfig({ mcpServers: { a: { command: "x", env: { K: "${secret:gh}" } } } }, { env });
-    expect(invalid[0].error).toBe('server "a": env.K uses ${secret:gh}, which is read in headers only');
+  it("${secret:NAME} is kept in env for connect time and refused elsewhere by name", async () => {
+    const { servers, invalid } = parseConfig({ mcpServers: { a: { command: "x", env: { K: "${secret:gh}" } }, b: { command: "x", args: ["${secret:gh}"] } } }, { env });
+    expect(servers[0]).toMatchObject({ env: { K: "${secret:gh}" } });
+    expect(invalid[0].error).toBe('server "b": args[0] uses ${secret:gh}, which is read in env and headers only');
+    const { expandEnvSecrets } = await import("../../src/main/mcp/config");
+    expect(await expandEnvSecrets({ K: "${secret:gh}", L: "plain" }, async (n) => (n === "gh" ? "ghp_x" : undefined))).toEqual({ K: "ghp_x", L: "plain" });
+    await expect(expandEnvSecrets({ K: "${secret:nope}" }, async () => undefined)).rejects.toThrow('env K needs the secret "nope", which is not set in the keychain');
   });
 
   it("reads an envFile under env, env winning; a missing envFile names the file", async () => {

@@ -6,7 +6,7 @@ import { inputRequest, inputSecretName, referencedInputs, resolveInputs, substit
 import type { LoadOptions } from "../../src/main/mcp/types";
 import { createMemoryStore } from "../../src/main/secrets/memory-store";
 import { SECRET_NAME } from "../../src/main/secrets/types";
-import { isCredentialField } from "../../src/renderer/lib/credential";
+import { isCredentialProperty } from "../../src/forms/credential";
 import type { Answer, Request } from "../../src/shared/types";
 
 function server(entry: Record<string, unknown>, name = "gh"): ServerConfig {
@@ -58,10 +58,10 @@ describe("inputs: names and forms", () => {
     expect(Object.keys(schema.properties)).toEqual(["value"]);
     expect(schema.required).toEqual(["value"]);
     expect(schema.properties.value).toMatchObject({ type: "string", format: "password", writeOnly: true });
-    expect(isCredentialField("value", "GitHub token", schema.properties.value)).toBe(true);
+    expect(isCredentialProperty("value", { ...schema.properties.value, title: "GitHub token" })).toBe(true);
     const plain = inputRequest("gh", { id: "region", description: "Region" }).data!.schema as typeof schema;
     expect(plain.properties.value.format).toBeUndefined();
-    expect(isCredentialField("value", "Region", plain.properties.value)).toBe(false);
+    expect(isCredentialProperty("value", { ...plain.properties.value, title: "Region" })).toBe(false);
   });
 
   it("finds the inputs of env and args (local) or headers (remote)", () => {

@@ -2,7 +2,8 @@
 // short values, rotation, and (fast-check) that no registered value survives in any text.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { looksLikeSecret, MIN_SECRET_LENGTH, REDACTED, SecretScrubber } from "../../src/main/secrets/scrub";
+import { MIN_SECRET_LENGTH, REDACTED, SecretScrubber } from "../../src/main/secrets/scrub";
+import { looksLikeSecretValue as looksLikeSecret } from "../../src/main/secrets/secret-shape";
 import { registerConfiguredSecrets } from "../../src/main/secrets/configured";
 import { registeringStore } from "../../src/main/secrets/registering-store";
 import { createMemoryStore } from "../../src/main/secrets/memory-store";

@@ -13,6 +13,7 @@ import type {
   AgentsPlanArg,
   AgentView,
   AgentVia,
+  TokenKept,
 } from "../../shared/agents";
 import { apply, changes, diff, listAgents, plan, type FileChange } from "../clients/agents";
 import { currentMachine } from "../clients";
@@ -35,6 +36,8 @@ export interface AgentsHandlerDeps {
   cli: () => { command: string; args: string[] };
   /** The gateway token, only for an entry the person chose to carry it in plain text. */
   token: () => string | undefined;
+  /** Where the gateway token is kept (keychain, private file, this session only); the keychain by default. */
+  tokenKept?: () => TokenKept;
   now?: () => Date;
 }
 
@@ -75,15 +78,23 @@ function fingerprintOf(arg: AgentsPlanArg, via: AgentVia, planned: FileChange[])
   return hash.digest("hex");
 }
 
-function tokenCarriage(writer: ClientWriter, via: AgentVia): string {
-  if (via === "shim") return `${writer.label} starts the companion's \`connect\` shim, which reads the gateway token from the keychain: no token is written to the file.`;
+/** Where the shim finds the token, in words. */
+export function keptWords(kept: TokenKept): string {
+  if (kept.kind === "keychain") return "the keychain";
+  if (kept.kind === "file") return `${kept.path} (readable only by you)`;
+  return "nowhere that outlives this session";
+}
+
+function tokenCarriage(writer: ClientWriter, via: AgentVia, kept: TokenKept): string {
+  if (kept.kind === "session") return `The gateway token is kept for this session only (${kept.why}): after the companion restarts, ${writer.label} is refused until you connect it again. Fix that first to connect once for good.`;
+  if (via === "shim") return `${writer.label} starts the companion's \`connect\` shim, which reads the gateway token from ${keptWords(kept)}: no token is written to the file.`;
   if (writer.http === "input") return `${writer.label} asks for the gateway token once (input "${TOKEN_INPUT_ID}"; Settings or \`toolnexus-companion token\` gives it) and keeps it in its secret storage.`;
   if (writer.http === "env") return `The entry refers to $${TOKEN_ENV}: set it where ${writer.label} runs (export ${TOKEN_ENV}="$(toolnexus-companion token)"). No token is written to the file.`;
   return `Only a literal token is possible here: the gateway token is written in plain text, and rotating it in Settings locks this entry out.`;
 }
 
 function literalMessage(writer: ClientWriter): string {
-  return `${writer.label} expands no variables in its settings, so over HTTP the gateway token would be written in plain text in its file. The default, the \`connect\` shim, keeps it in the keychain.`;
+  return `${writer.label} expands no variables in its settings, so over HTTP the gateway token would be written in plain text in its file. The default, the \`connect\` shim, reads it from where the companion keeps it.`;
 }
 
 export function createAgentsHandlers(deps: AgentsHandlerDeps): AgentsHandlers {
@@ -91,10 +102,16 @@ export function createAgentsHandlers(deps: AgentsHandlerDeps): AgentsHandlers {
   const machineFor = deps.machine ?? ((project?: string) => ({ ...currentMachine(), project }));
   const gateway = () => gatewayUrl(deps.companionUrl?.() || DEFAULT_COMPANION_URL);
   const now = deps.now ?? (() => new Date());
+  const kept = (): TokenKept => deps.tokenKept?.() ?? { kind: "keychain" };
   // One write at a time: two clicks must not interleave backups and writes of the same file.
   let writing: Promise<unknown> = Promise.resolve();
 
-  const list = async (project?: string): Promise<AgentView[]> => listAgents(machineFor(project), gateway());
+  const list = async (project?: string): Promise<AgentView[]> => {
+    const where = kept();
+    // The shim works wherever the token outlives a restart (keychain or token file), so it stays
+    // the default; a session-only token breaks every form at the next start, and the notes say so.
+    return (await listAgents(machineFor(project), gateway())).map((a) => ({ ...a, tokenKept: where }));
+  };
 
   async function planned(channel: string, arg: AgentsPlanArg): Promise<{ view: AgentsPlan; changes: FileChange[] }> {
     const writer = writerById(arg.agent);
@@ -143,7 +160,7 @@ export function createAgentsHandlers(deps: AgentsHandlerDeps): AgentsHandlers {
       };
     });
     const notes: string[] = [];
-    if (arg.connect && todo.some((c) => c.what === "server")) notes.push(tokenCarriage(writer, via));
+    if (arg.connect && todo.some((c) => c.what === "server")) notes.push(tokenCarriage(writer, via, kept()));
     if (todo.length > 0 && arg.connect) notes.push(`Restart ${writer.label} (or reload its MCP servers) to pick it up.`);
     if (arg.connect && hooks && writer.id === "codex" && todo.some((c) => c.what === "hook")) notes.push("Codex runs a new hook only after you review and trust it: open /hooks in Codex.");
     if (!arg.connect && !hooks) {

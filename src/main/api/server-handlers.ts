@@ -4,7 +4,7 @@
 import type { ServerManagementInvokeMap, ServerView } from "../../shared/contract";
 import type { ServerImportArg } from "../../shared/server-import";
 import { currentMachine } from "../clients";
-import { buildImport, fingerprintOf, importView, writeImport } from "../clients/import-plan";
+import { buildImport, fingerprintOf, ImportRefused, importView, writeImport, type SecretSink } from "../clients/import-plan";
 import type { Machine } from "../clients/types";
 import { editConfigFile, removeServer, setServerEnabled } from "../mcp/config-edit";
 import { demoServer, firstRunInfo } from "../mcp/first-run";
@@ -25,6 +25,8 @@ export interface ServerManagementDeps {
   auth?: { signIn(server: string): Promise<boolean>; signOut(server: string): Promise<void> };
   /** Whose other clients are read for import (tests: a temporary HOME); this machine by default. */
   machine?: () => Machine;
+  /** Where import moves literal secrets (the keychain); without it they can only stay literal. */
+  secrets?: SecretSink;
 }
 
 const MAX_NAME = 200;
@@ -38,7 +40,11 @@ function importArg(arg: unknown): ServerImportArg {
   if (!Array.isArray(pick) || pick.length > MAX_PICK || pick.some((n) => typeof n !== "string" || n === "" || n.length > MAX_NAME)) {
     throw new ArgumentError(`servers:import needs "pick" as a list of at most ${MAX_PICK} server names.`);
   }
-  return { pick: pick as string[], fingerprint };
+  const keep = input.keepLiteral;
+  if (keep !== undefined && (!Array.isArray(keep) || keep.length > MAX_PICK || keep.some((n) => typeof n !== "string" || n === "" || n.length > MAX_NAME))) {
+    throw new ArgumentError(`servers:import takes "keepLiteral" as a list of at most ${MAX_PICK} server names.`);
+  }
+  return { pick: pick as string[], fingerprint, ...(keep ? { keepLiteral: keep as string[] } : {}) };
 }
 
 export function createServerManagementHandlers(deps: ServerManagementDeps): ServerManagementHandlers {
@@ -129,9 +135,15 @@ export function createServerManagementHandlers(deps: ServerManagementDeps): Serv
         const offered = new Set(built.plan.servers.filter((s) => s.action === "add").map((s) => s.name));
         const unknown = arg.pick.filter((n) => !offered.has(n));
         if (unknown.length > 0) throw new ArgumentError(`servers:import: not offered for import: ${unknown.map((n) => JSON.stringify(n)).join(", ")}.`);
-        const added = await writeImport(built, new Set(arg.pick));
+        let written;
+        try {
+          written = await writeImport(built, new Set(arg.pick), { keepLiteral: new Set(arg.keepLiteral ?? []), ...(deps.secrets ? { secrets: deps.secrets } : {}) });
+        } catch (error) {
+          if (error instanceof ImportRefused) throw new HandlerError("import-failed", error.message);
+          throw error;
+        }
         await deps.supervisor?.settled();
-        return { configPath: built.path, added, servers: deps.servers() };
+        return { configPath: built.path, added: written.added, ...(written.moved.length ? { moved: written.moved } : {}), servers: deps.servers() };
       });
       importing = run.catch(() => {});
       return run;

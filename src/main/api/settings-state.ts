@@ -2,7 +2,7 @@
 // start-at-login through the platform, the gateway's address, and where secrets live.
 import type { Settings } from "../../shared/contract";
 import { HandlerError } from "./envelope";
-import { GATEWAY_TOKEN_SECRET, type SecretStore } from "./secret-store";
+import { GATEWAY_TOKEN_SECRET, tokenPlace, type SecretStore } from "./secret-store";
 import { isOAuthSecret } from "../auth/keys";
 
 export interface Platform {
@@ -39,7 +39,7 @@ export class SettingsState {
       notificationsPaused: paused,
       ...(paused && this.pausedUntil !== undefined ? { pausedUntil: this.pausedUntil } : {}),
       startAtLogin,
-      gateway: { url: this.gatewayUrl, tokenSet: this.hasToken() },
+      gateway: { url: this.gatewayUrl, tokenSet: this.hasToken(), tokenKept: tokenPlace(this.secrets) },
       keychain: { available: this.secrets.available, detail: this.secrets.detail },
       secretNames: [...this.secretNames],
     };

@@ -4,8 +4,8 @@
 import { accessSync, constants } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { launcherPath } from "../base/package-root";
 import { apply, changes, diff, listAgents, plan, type AgentStatus, type FileChange } from "../clients/agents";
 import { DEFAULT_COMPANION_URL, gatewayUrl, TOKEN_ENV, TOKEN_INPUT_ID, type ConnectOptions, type Via } from "../clients/connect-form";
 import { currentMachine } from "../clients";
@@ -38,7 +38,7 @@ function tilde(path: string): string {
   return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
 }
 
-/** `toolnexus-companion` when it is on PATH (npm link, a package), else node and this checkout's launcher. */
+/** `toolnexus-companion` when it is on PATH (npm link, a package), else node and this install's launcher. */
 export function cliCommand(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): { command: string; args: string[] } {
   const names = platform === "win32" ? ["toolnexus-companion.cmd", "toolnexus-companion.exe"] : ["toolnexus-companion"];
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -52,7 +52,8 @@ export function cliCommand(env: NodeJS.ProcessEnv = process.env, platform: NodeJ
       }
     }
   }
-  return { command: "node", args: [fileURLToPath(new URL("../../../bin/toolnexus-companion", import.meta.url))] };
+  // Resolved from the install folder, not this file: bundled into out/, this file's URL is elsewhere.
+  return { command: "node", args: [launcherPath()] };
 }
 
 function connectOptions(via: Via, literalToken?: string): ConnectOptions {

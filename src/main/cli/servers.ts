@@ -4,7 +4,8 @@
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { currentMachine, type FileReport } from "../clients";
-import { buildImport, readCompanion, typeOf, writeImport } from "../clients/import-plan";
+import { buildImport, defaultPick, ImportRefused, readCompanion, typeOf, writeImport } from "../clients/import-plan";
+import { openSecretStore } from "../secrets";
 import type { ImportPlan, PlannedServer } from "../clients/plan";
 import type { Source } from "../clients/types";
 import { resolveConfigPath } from "../config-file";
@@ -16,11 +17,15 @@ import { EDIT_USAGE, runServerEdit } from "./servers-edit";
 export const SERVERS_USAGE = `Usage:
   toolnexus-companion servers list [--json] [--config PATH]
   toolnexus-companion servers import [--from CLIENT|FILE] [--dry-run] [--json] [--config PATH] [--project DIR]
+                                    [--include-untrusted NAME]... [--keep-literal-secrets]
 ${EDIT_USAGE}
   import reads Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, opencode, Codex and
   Gemini CLI (all of them, or the one --from names; --from may also be a file) and adds their
   servers to the companion's config. --project is the folder whose project files are read
-  (.mcp.json, .vscode/mcp.json, …); default: the current folder.
+  (.mcp.json, .vscode/mcp.json, …); default: the current folder. A project server its client
+  does not trust (or that was disabled there) is listed, not imported, unless named with
+  --include-untrusted. Secrets written inline in an entry's env or headers are moved into the
+  keychain and written as \${secret:NAME}, unless --keep-literal-secrets.
   Config: --config, else TOOLNEXUS_CONFIG, else $XDG_CONFIG_HOME/toolnexus-companion/mcp.json.
 `;
 
@@ -104,7 +109,7 @@ function describeSource(s: Source, labels: Map<string, string>): string {
   return field(`${labels.get(s.client) ?? s.client} (${tilde(s.file)}${scope})`);
 }
 
-function printPlan(plan: ImportPlan, reports: FileReport[], path: string, dryRun: boolean): void {
+function printPlan(plan: ImportPlan, reports: FileReport[], path: string, dryRun: boolean, pick: ReadonlySet<string>, keepLiteral: boolean): void {
   const labels = new Map(reports.map((r) => [r.client, r.label]));
   const files = reports.filter((r) => r.servers.length + r.skipped.length > 0 || r.error);
   if (files.length === 0) {
@@ -113,15 +118,24 @@ function printPlan(plan: ImportPlan, reports: FileReport[], path: string, dryRun
   }
   out(`Read ${files.length} file${files.length === 1 ? "" : "s"}: ${[...new Set(files.map((r) => r.label))].join(", ")}.`);
   for (const s of plan.servers) {
-    const mark = s.action === "add" ? "+" : "=";
+    const held = s.action === "add" && !pick.has(s.name);
+    const mark = held ? "?" : s.action === "add" ? "+" : "=";
     const note = s.action === "unchanged" ? "  (already configured)" : s.clientName ? `  (named "${field(s.clientName)}" in ${labels.get(s.from[0].client)}; renamed to keep it apart)` : "";
     out(`  ${mark} ${field(s.name)}  ${typeOf(s.entry)}  ${commandLine(s.entry)}${s.entry.disabled ? "  (disabled)" : ""}${note}`);
     for (const source of s.from) out(`      from ${describeSource(source, labels)}`);
+    if (s.untrusted) {
+      out(`      ${held ? "not imported" : "imported as asked"}: ${field(s.untrusted)}`);
+      if (s.entry.cwd) out(`      runs in ${field(s.entry.cwd)}`);
+      if (held) out(`      to import it anyway: --include-untrusted ${field(s.name)}`);
+    }
+    if (s.action === "add" && !held) {
+      for (const l of s.literals ?? []) out(keepLiteral ? `      ${l.field} ${field(l.key)} holds a secret in plain text; kept literal (--keep-literal-secrets)` : `      ${l.field} ${field(l.key)} holds a secret in plain text: moved into the keychain as \${secret:${l.secret}}`);
+    }
     for (const input of s.entry.inputs ?? []) out(`      asks for input "${field(input.id)}"${input.description ? ` (${field(input.description)})` : ""}: it will not start until that is set`);
   }
   for (const s of plan.skipped) out(`  - ${field(s.name)}  not imported: ${field(s.reason)}\n      in ${describeSource(s.from, labels)}`);
   for (const e of plan.errors) out(`  ! ${field(e.error)}`);
-  const adds = plan.servers.filter((s) => s.action === "add").length;
+  const adds = plan.servers.filter((s) => s.action === "add" && pick.has(s.name)).length;
   if (adds === 0) out(`Nothing to change in ${tilde(path)}.`);
   else if (dryRun) out(`Dry run: would add ${adds} server${adds === 1 ? "" : "s"} to ${tilde(path)}; nothing was written.`);
   else out(`Added ${adds} server${adds === 1 ? "" : "s"} to ${tilde(path)}.`);
@@ -136,6 +150,8 @@ async function runImport(args: string[]): Promise<number> {
       json: { type: "boolean" },
       config: { type: "string", short: "c" },
       project: { type: "string" },
+      "include-untrusted": { type: "string", multiple: true },
+      "keep-literal-secrets": { type: "boolean" },
     },
     strict: true,
   });
@@ -144,17 +160,30 @@ async function runImport(args: string[]): Promise<number> {
   if ("error" in built) return (err(built.error), 1);
   const { plan, reports } = built;
   const dryRun = values["dry-run"] === true;
-  if (!dryRun) await writeImport(built);
+  const include = new Set(values["include-untrusted"] ?? []);
+  const notHeld = [...include].filter((n) => !plan.servers.some((s) => s.name === n && s.action === "add" && s.untrusted));
+  if (notHeld.length > 0) return (err(`--include-untrusted ${notHeld.join(", ")}: no untrusted server of that name is offered (see --dry-run).`), 2);
+  const pick = defaultPick(plan, include);
+  const keepLiteral = values["keep-literal-secrets"] === true;
+  if (!dryRun) {
+    const moving = !keepLiteral && plan.servers.some((s) => pick.has(s.name) && s.literals?.length);
+    try {
+      await writeImport(built, pick, { keepLiteral: keepLiteral ? "all" : undefined, ...(moving ? { secrets: await openSecretStore() } : {}) });
+    } catch (error) {
+      if (error instanceof ImportRefused) return (err(error.message), 1);
+      throw error;
+    }
+  }
 
   if (values.json) {
     const rows = [
-      ...plan.servers.map(serverJson),
+      ...plan.servers.map((s) => ({ ...serverJson(s), ...(s.action === "add" && !pick.has(s.name) ? { action: "held", reason: s.untrusted } : {}) })),
       ...plan.skipped.map((s) => ({ name: s.name, type: null, action: "skipped", reason: s.reason, from: [s.from] })),
     ];
     outJson(rows, 2);
     for (const e of plan.errors) err(field(e.error));
   } else {
-    printPlan(plan, reports, path, dryRun);
+    printPlan(plan, reports, path, dryRun, pick, keepLiteral);
   }
   return values.from && plan.errors.length > 0 && plan.servers.length === 0 ? 1 : 0;
 }

@@ -6,7 +6,7 @@
 import { standardDraft } from "./entry";
 import { join, project, unique, user } from "./paths";
 import { documentObject, empty, isError, readMap, section } from "./read";
-import type { ClientReader, Machine, ReadResult } from "./types";
+import type { ClientReader, FoundServer, Machine, ReadResult } from "./types";
 import { isObject } from "./entry";
 
 function claudeJson(machine: Machine): string {
@@ -35,6 +35,47 @@ export const claudeCode: ClientReader = {
     return result;
   },
 };
+
+/**
+ * Whether Claude Code would run project server `name` from `dir`'s `.mcp.json`, from what
+ * ~/.claude.json records per project: `hasTrustDialogAccepted` (the folder's trust dialog),
+ * `disabledMcpjsonServers` (servers the person turned down), `enabledMcpjsonServers` (approved
+ * ones) and `enableAllProjectMcpServers` (approve every one). Claude Code asks before it runs a
+ * `.mcp.json` server, so one never approved has not been run by it either. Undefined: it would.
+ */
+export function claudeCodeProjectTrust(projects: Record<string, unknown>, dir: string, name: string): string | undefined {
+  const settings = projects[dir];
+  if (!isObject(settings) || settings.hasTrustDialogAccepted !== true) {
+    return `not trusted in Claude Code: you have not accepted Claude Code's trust dialog for ${dir}, so it never ran this server`;
+  }
+  const listed = (key: string) => Array.isArray(settings[key]) && (settings[key] as unknown[]).includes(name);
+  if (listed("disabledMcpjsonServers")) return `disabled in Claude Code: you turned "${name}" down for ${dir}`;
+  if (settings.enableAllProjectMcpServers !== true && !listed("enabledMcpjsonServers")) {
+    return `not trusted in Claude Code: "${name}" in ${dir}/.mcp.json was never approved there`;
+  }
+  return undefined;
+}
+
+/** The `projects` map of ~/.claude.json's text, `{}` when there is none or it does not parse. */
+export function claudeCodeProjectMap(text: string | undefined): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const doc = JSON.parse(text) as unknown;
+    return isObject(doc) && isObject(doc.projects) ? doc.projects : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Marks each project-scope server of a `.mcp.json` report Claude Code would not run. */
+export function markClaudeCodeTrust(servers: FoundServer[], projects: Record<string, unknown>): void {
+  for (const server of servers) {
+    const scope = server.from.scope ?? "";
+    if (!scope.startsWith("project:")) continue;
+    const why = claudeCodeProjectTrust(projects, scope.slice("project:".length), server.name);
+    if (why) server.untrusted = why;
+  }
+}
 
 /** The project folders ~/.claude.json knows, whose `.mcp.json` Claude Code reads in each. */
 export function claudeCodeProjects(text: string): string[] {

@@ -9,6 +9,7 @@ import { FileWriteError } from "../base/fs-errors";
 import { editConfigFile } from "../mcp/config-edit";
 import { discover, readFrom, type FileReport } from "./index";
 import { applyPlan, identity, planImport, type ImportPlan, type PlannedServer } from "./plan";
+import { moveLiteralSecrets } from "./literal-secrets";
 import { redactArgs, redactUrl } from "./redact-view";
 import type { CompanionEntry, Machine } from "./types";
 
@@ -90,6 +91,9 @@ export function importGroups(built: BuiltImport): ImportGroup[] {
         ...shape(found.entry),
         ...(found.entry.disabled ? { disabled: true } : {}),
         ...(found.entry.inputs?.length ? { inputs: found.entry.inputs.map((i) => i.id) } : {}),
+        ...(found.entry.cwd ? { cwd: found.entry.cwd } : {}),
+        ...(planned.untrusted && isFirst && planned.action === "add" ? { untrusted: planned.untrusted } : {}),
+        ...(planned.literals && isFirst && planned.action === "add" ? { literalSecrets: planned.literals.map((l) => ({ ...l })) } : {}),
       };
       if (planned.action === "unchanged") {
         // Known under another name in this client: say so, or the two names look unrelated.
@@ -114,7 +118,7 @@ export function fingerprintOf(built: BuiltImport): string {
     JSON.stringify([
       built.path,
       built.companion.text,
-      built.plan.servers.map((s) => [s.name, s.action, s.entry, s.from]),
+      built.plan.servers.map((s) => [s.name, s.action, s.entry, s.from, s.untrusted ?? null]),
       built.plan.skipped,
       built.plan.errors,
     ]),
@@ -131,15 +135,87 @@ export function pickPlan(plan: ImportPlan, pick: ReadonlySet<string>): ImportPla
   return { ...plan, servers: plan.servers.filter((s) => s.action === "add" && pick.has(s.name)) };
 }
 
-/** Writes the picked new servers into the companion's config (atomically, keeping the rest). */
-export async function writeImport(built: BuiltImport, pick?: ReadonlySet<string>): Promise<string[]> {
-  const plan = pick ? pickPlan(built.plan, pick) : built.plan;
-  const added = plan.servers.filter((s) => s.action === "add").map((s) => s.name);
-  if (added.length === 0) return added;
+/** What the CLI imports by default: every new server its client runs, and the untrusted ones named. */
+export function defaultPick(plan: ImportPlan, includeUntrusted: ReadonlySet<string> = new Set()): Set<string> {
+  return new Set(plan.servers.filter((s) => s.action === "add" && (!s.untrusted || includeUntrusted.has(s.name))).map((s) => s.name));
+}
+
+/** Where moved secrets go: the keychain (a session-only store would lose them at exit). */
+export interface SecretSink {
+  readonly available: boolean;
+  readonly detail: string;
+  get(name: string): Promise<string | undefined>;
+  set(name: string, value: string): Promise<void>;
+}
+
+export interface WriteOptions {
+  /** Servers (names as planned) whose literal secrets stay as they are. */
+  keepLiteral?: ReadonlySet<string> | "all";
+  /** Needed when any picked server has literal secrets to move. */
+  secrets?: SecretSink;
+}
+
+/** Thrown before anything is written or stored: the reason is a sentence for the person. */
+export class ImportRefused extends Error {}
+
+/** A name not in use, or in use with this very value (importing the same file again). */
+async function freeName(secrets: SecretSink, name: string, value: string, taken: Set<string>): Promise<string> {
+  for (let n = 1; n < 100; n++) {
+    const candidate = n === 1 ? name : `${name}-${n}`.slice(0, 128);
+    if (taken.has(candidate)) continue;
+    const current = await secrets.get(candidate);
+    if (current === undefined || current === value) return candidate;
+  }
+  throw new ImportRefused(`no free keychain name for ${name}`);
+}
+
+/**
+ * Writes the picked new servers into the companion's config (atomically, keeping the rest). Each
+ * literal secret of a picked server is stored in the keychain first and written as
+ * `${secret:NAME}`, unless `keepLiteral` says otherwise; without a keychain nothing is written.
+ */
+export async function writeImport(built: BuiltImport, pick?: ReadonlySet<string>, options: WriteOptions = {}): Promise<{ added: string[]; moved: string[] }> {
+  const plan = pickPlan(built.plan, pick ?? defaultPick(built.plan));
+  const keep = (name: string) => options.keepLiteral === "all" || options.keepLiteral?.has(name) === true;
+  const moving = plan.servers.filter((s) => s.literals?.length && !keep(s.name));
+  const moved: string[] = [];
+  if (moving.length > 0) {
+    const secrets = options.secrets;
+    if (!secrets?.available) {
+      const names = moving.flatMap((s) => s.literals!.map((l) => `${s.name}: ${l.key}`)).join(", ");
+      throw new ImportRefused(`${names} ${moving.length === 1 && moving[0].literals!.length === 1 ? "is a secret" : "are secrets"} written inline, and there is no system keychain to move ${moving.length === 1 ? "it" : "them"} into (${secrets?.detail ?? "none given"}); nothing was written. Keep ${moving.length === 1 ? "it" : "them"} literal to import anyway.`);
+    }
+    const taken = new Set<string>();
+    const servers = [];
+    for (const server of plan.servers) {
+      if (!moving.includes(server)) {
+        servers.push(server);
+        continue;
+      }
+      const literals = [];
+      for (const literal of server.literals!) {
+        const value = server.entry[literal.field]?.[literal.key] ?? "";
+        const bare = literal.field === "headers" ? value.replace(/^(?:Bearer|Basic|token|Token)\s+/, "") : value;
+        const name = await freeName(secrets, literal.secret, bare, taken);
+        taken.add(name);
+        literals.push({ ...literal, secret: name });
+      }
+      const { entry, store } = moveLiteralSecrets(server.entry, literals);
+      // Into the keychain before the config refers to them: a reference to nothing fails the server.
+      for (const [name, value] of store) {
+        await secrets.set(name, value);
+        moved.push(name);
+      }
+      servers.push({ ...server, entry });
+    }
+    plan.servers = servers;
+  }
+  const added = plan.servers.map((s) => s.name);
+  if (added.length === 0) return { added, moved };
   // Under the config's lock: a file edited since it was read is not overwritten with the old text.
   await editConfigFile(built.path, (text) => {
     if (text !== built.companion.text) throw new FileWriteError(`${built.path} changed while the import was planned; nothing was written. Run the import again.`, built.path);
     return applyPlan(text, plan);
   });
-  return added;
+  return { added, moved };
 }

@@ -3,7 +3,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, resolve } from "node:path";
-import { claudeCode, claudeCodeProjects } from "./claude-code";
+import { markEditorTrust } from "./workspace-trust";
+import { claudeCode, claudeCodeProjectMap, claudeCodeProjects, markClaudeCodeTrust } from "./claude-code";
 import { claudeDesktop } from "./claude-desktop";
 import { codex } from "./codex";
 import { cursor } from "./cursor";
@@ -88,6 +89,8 @@ async function readLocation(client: ClientReader, location: Location, machine: M
 /** Reads every file `clients` use on `machine`; files that do not exist are left out. */
 export async function discover(machine: Machine, clients: readonly ClientReader[] = CLIENTS): Promise<FileReport[]> {
   const reports: FileReport[] = [];
+  // ~/.claude.json's per-project trust; read with its user-scope file, which comes first.
+  let claudeProjects: Record<string, unknown> = {};
   for (const client of clients) {
     const locations = client.locations(machine);
     for (const location of locations) {
@@ -96,6 +99,7 @@ export async function discover(machine: Machine, clients: readonly ClientReader[
       // Claude Code reads `.mcp.json` in each project it knows: those are project servers too.
       if (client.id === "claude-code" && location.scope === "user") {
         const { text } = await readText(location.file);
+        claudeProjects = claudeCodeProjectMap(text);
         const seen = new Set(locations.map((l) => l.file));
         for (const dir of text ? claudeCodeProjects(text) : []) {
           const file = join(machine, dir, ".mcp.json");
@@ -105,6 +109,10 @@ export async function discover(machine: Machine, clients: readonly ClientReader[
           if (extra) reports.push(extra);
         }
       }
+      // A project's `.mcp.json` runs in Claude Code only once the person trusted it there.
+      if (client.id === "claude-code") for (const r of reports) if (r.client === "claude-code") markClaudeCodeTrust(r.servers, claudeProjects);
+      // VS Code runs a project's `.vscode/mcp.json` only in a folder it trusts (workspace-trust.ts).
+      if (report && (client.id === "vscode" || client.id === "cursor")) markEditorTrust(report.servers, machine, client.id);
     }
   }
   return reports;
@@ -147,5 +155,10 @@ export async function readFrom(spec: string, machine: Machine): Promise<FileRepo
   if (projectDir === machine.home) projectDir = undefined;
   const location: Location = projectDir ? { file, scope: `project:${projectDir}`, project: projectDir } : { file, scope: "file" };
   const result = guessed.read(text, location, machine);
+  if (guessed.id === "claude-code" && projectDir) {
+    const claudeJson = claudeCode.locations({ ...machine, project: undefined })[0].file;
+    markClaudeCodeTrust(result.servers, claudeCodeProjectMap((await readText(claudeJson)).text));
+  }
+  if ((guessed.id === "vscode" || guessed.id === "cursor") && projectDir) markEditorTrust(result.servers, machine, guessed.id);
   return [{ client: guessed.id, label: guessed.label, file, scope: location.scope, ...result }];
 }

@@ -5,7 +5,8 @@
 import { applyEdits, modify } from "jsonc-parser";
 import { rawServerMap } from "../mcp/config";
 import type { FileReport } from "./index";
-import type { CompanionEntry, SkippedServer, Source } from "./types";
+import { literalSecrets, type LiteralSecret } from "./literal-secrets";
+import type { CompanionEntry, FoundServer, SkippedServer, Source } from "./types";
 
 type Raw = Record<string, unknown>;
 const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -19,6 +20,10 @@ export interface PlannedServer {
   action: "add" | "unchanged";
   /** The client's own name, when the companion's differs. */
   clientName?: string;
+  /** Why its client would not run it (every source untrusted); imported only when picked by name. */
+  untrusted?: string;
+  /** Credentials written inline in its env or headers (names only). */
+  literals?: LiteralSecret[];
 }
 
 export interface ImportPlan {
@@ -83,6 +88,8 @@ export function planImport(existing: unknown, reports: readonly FileReport[]): I
       const seen = planned.get(id);
       if (seen) {
         seen.from.push(found.from);
+        // Trusted anywhere it is listed (a user-scope copy of a project's server): it runs there already.
+        if (!found.untrusted) delete seen.untrusted;
         continue;
       }
       const existingName = byIdentity.get(id);
@@ -96,10 +103,15 @@ export function planImport(existing: unknown, reports: readonly FileReport[]): I
         for (let n = 2; taken.has(name); n++) name = `${found.name}@${found.from.client}-${n}`;
       }
       taken.add(name);
-      planned.set(id, { name, entry: found.entry, from: [found.from], action: "add", ...(name !== found.name ? { clientName: found.name } : {}) });
+      planned.set(id, { name, entry: found.entry, from: [found.from], action: "add", ...(name !== found.name ? { clientName: found.name } : {}), ...flags(name, found) });
     }
   }
   return { servers: [...planned.values()], skipped, errors, wrapper: wrapperOf(existing ?? {}) };
+}
+
+function flags(name: string, found: FoundServer): Pick<PlannedServer, "untrusted" | "literals"> {
+  const literals = literalSecrets(name, found.entry);
+  return { ...(found.untrusted ? { untrusted: found.untrusted } : {}), ...(literals.length ? { literals } : {}) };
 }
 
 /** The entry as written: the server, then where it came from (`importedFrom`, ignored when run). */

@@ -3,17 +3,15 @@
 // `?token=…` in a URL); those parts are shown masked. Env and headers are never shown at all.
 // The config written by import keeps the real values: this is only what the page is told.
 
+import { hasTokenPrefix, isSecretName } from "../secrets/secret-shape";
+
 export const MASK = "•••";
 
-/** A flag or query key that names a secret. */
-const SECRET_KEY = /(?:^|[-_.])(?:api[-_]?key|apikey|key|token|secret|password|passwd|pass|pwd|auth|authorization|bearer|credential|credentials|access[-_]?key|private[-_]?key|client[-_]?secret|session)$/i;
-/** Values that look like a token whatever their flag: well-known prefixes, JWTs. */
-const TOKEN_SHAPE = /^(?:sk-|sk_|pk_|rk_|ghp_|gho_|ghs_|ghu_|github_pat_|glpat-|xox[abpr]-|AKIA|AIza|ya29\.|eyJ[A-Za-z0-9_-]{8,}\.)[A-Za-z0-9_\-.=]{8,}/;
 /** `Bearer <token>` written into an argument. */
 const BEARER = /\b(Bearer|Basic)\s+\S+/gi;
 
 function keyIsSecret(key: string): boolean {
-  return SECRET_KEY.test(key.replace(/^-+/, ""));
+  return isSecretName(key.replace(/^-+/, ""));
 }
 
 /** ASCII stand-in while the URL serialises (it would percent-encode the mask). */
@@ -33,7 +31,7 @@ function maskUrl(text: string): string {
     changed = true;
   }
   for (const key of [...url.searchParams.keys()]) {
-    if (keyIsSecret(key) || TOKEN_SHAPE.test(url.searchParams.get(key) ?? "")) {
+    if (keyIsSecret(key) || hasTokenPrefix(url.searchParams.get(key) ?? "")) {
       url.searchParams.set(key, HOLD);
       changed = true;
     }
@@ -43,7 +41,7 @@ function maskUrl(text: string): string {
 }
 
 function maskValue(value: string): string {
-  if (TOKEN_SHAPE.test(value)) return MASK;
+  if (hasTokenPrefix(value)) return MASK;
   return maskUrl(value).replace(BEARER, (_m, scheme: string) => `${scheme} ${MASK}`);
 }
 

@@ -51,6 +51,12 @@ export interface FoundServer {
   name: string;
   entry: CompanionEntry;
   from: Source;
+  /**
+   * Set when its client would not run it: a project server from a folder the client does not
+   * trust, or one the person disabled or never enabled there. One sentence ("not trusted in
+   * Claude Code: …"); import leaves it out unless the person picks it after seeing its command.
+   */
+  untrusted?: string;
 }
 
 export interface SkippedServer {

@@ -1,6 +1,7 @@
 // What history may keep of an answer. A form field that looks like a credential (by its key, its
-// title, `format: "password"` or `writeOnly`) is stored as MASK, whatever the person typed; a URL
+// title, its description, `format: "password"` or `writeOnly`: src/forms/credential.ts) is stored as MASK, whatever the person typed; a URL
 // keeps only its origin and path, because tokens ride in query strings and fragments.
+import { isCredentialProperty, namesCredential } from "../../forms/credential";
 import { MAX_FORM_PROPERTIES } from "../limits";
 import { fieldsFromSchema } from "../../forms/fields";
 import type { AskedField, FieldOptionTitle } from "./types";
@@ -17,12 +18,9 @@ const MAX_KEPT_ENTRIES = 200;
 const MAX_KEPT_NODES = 2_000;
 const CUT = "[…]";
 
-// Whole words only ("pin" but not "spinner", "token" in "accessToken"): split camelCase first.
-const CREDENTIAL_WORDS = /(?:^|[^a-z0-9])(?:passwords?|passwd|secrets?|tokens?|api[-_ ]?keys?|credentials?|pins?|otps?|passphrases?)(?=$|[^a-z0-9])/;
-
+/** A key that names a credential, by the one rule (src/forms/credential.ts). */
 export function isCredentialName(name: string): boolean {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
-  return CREDENTIAL_WORDS.test(words);
+  return namesCredential(name);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -34,12 +32,9 @@ function schemaProperties(schema: unknown): Record<string, unknown> {
   return schema.properties;
 }
 
-/** A field the person must not see echoed back, judged from its key and its schema. */
+/** A field the person must not see echoed back: the one rule, from its key and its schema. */
 export function isCredentialField(key: string, property: unknown): boolean {
-  if (isCredentialName(key)) return true;
-  if (!isObject(property)) return false;
-  if (property.format === "password" || property.writeOnly === true) return true;
-  return typeof property.title === "string" && isCredentialName(property.title);
+  return isCredentialProperty(key, property);
 }
 
 /** The fields a form asked for: keys and titles, never defaults or values. */

@@ -261,7 +261,11 @@ function envResolver(field: string, env: Record<string, string | undefined>, inp
       const about = inputs.get(ref.id)?.description;
       throw new Error(`${field} uses the input "${ref.id}"${about ? ` (${about})` : ""}; inputs are asked for only in env, args and headers`);
     }
-    if (ref.kind === "secret") throw new Error(`${field} uses \${secret:${ref.name}}, which is read in headers only`);
+    if (ref.kind === "secret") {
+      // Kept as written in env (an imported literal moved to the keychain): read at connect time.
+      if (field.startsWith("env.")) return `\${secret:${ref.name}}`;
+      throw new Error(`${field} uses \${secret:${ref.name}}, which is read in env and headers only`);
+    }
     const value = env[ref.name];
     if (value !== undefined) return value;
     if (ref.fallback !== undefined) return ref.fallback;
@@ -509,6 +513,24 @@ export function rawServerMap(config: unknown): Raw {
 /** `sanitize(x) = x.replace(/[^a-zA-Z0-9_-]/g, "_")` — the tool-name rule of the seeds. */
 export function sanitize(name: string): string {
   return name.replace(/[^a-zA-Z0-9_-]/g, "_");
+}
+
+/** A local server's env with each `${secret:NAME}` read from the keychain (at connect time). */
+export async function expandEnvSecrets(env: Record<string, string>, secret?: (name: string) => Promise<string | undefined>): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [key, template] of Object.entries(env)) {
+    let value = "";
+    let last = 0;
+    for (const { ref, start, end } of findReferences(template)) {
+      if (ref.kind !== "secret") continue;
+      const found = secret ? await secret(ref.name) : undefined;
+      if (found === undefined) throw new Error(`env ${key} needs the secret "${ref.name}", which is not set in the keychain`);
+      value += template.slice(last, start) + found;
+      last = end;
+    }
+    out[key] = value + template.slice(last);
+  }
+  return out;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 import { AsyncLocalStorage } from "node:async_hooks";
 import { setMaxListeners } from "node:events";
 import type { Answer, ServerStatus } from "../../shared/types";
-import { expandHeaders, sanitize, type ServerConfig } from "./config";
+import { expandEnvSecrets, expandHeaders, sanitize, type ServerConfig } from "./config";
 import { jsonBoundsProblem, tryStringify } from "../json-bounds";
 import { MAX_TOOL_SCHEMA_BYTES, MAX_TOOLS_PER_SERVER, QUIT_GRACE_MS } from "../limits";
 import { answerToElicitResult, elicitationProblem, elicitationToRequest, elicitResultToAnswer, type ElicitResult } from "./elicit";
@@ -299,7 +299,8 @@ export class ServerConnection implements McpBackend {
     const inputs = await resolveInputs(this.config, this.options, this.quitting.signal);
     const config = withInputs(this.config, inputs);
     if (config.type === "local") {
-      const transport = new GroupStdioTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, onTooLarge: (error) => this.tooLarge(error) });
+      const env = await expandEnvSecrets(config.env, this.options.secret);
+      const transport = new GroupStdioTransport({ command: config.command, args: config.args, env, cwd: config.cwd, onTooLarge: (error) => this.tooLarge(error) });
       await this.openWith(transport, "stdio", timeout);
       if (isLegacyEra(this.client?.getNegotiatedProtocolVersion())) this.raw = new RawCalls(transport);
       return;

@@ -5,7 +5,6 @@
 // kills a group only if the process behind the pid is still the one recorded. A registry file (or
 // folder) other users can change is not read: it names process groups to kill (base/file-trust.ts).
 import { readdirSync, readFileSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { trustProblem } from "../base/file-trust";
 import { writeFileSafeSync } from "../base/safe-write";
@@ -26,12 +25,8 @@ export interface RegistryRecord {
 const MAX_FILE_BYTES = 256 * 1024;
 const FILE_PATTERN = /^groups-\d+\.json$/;
 
-/** TOOLNEXUS_STATE_DIR, else $XDG_STATE_HOME/toolnexus-companion, else ~/.local/state/toolnexus-companion. */
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.TOOLNEXUS_STATE_DIR) return env.TOOLNEXUS_STATE_DIR;
-  const base = env.XDG_STATE_HOME || join(homedir(), ".local", "state");
-  return join(base, "toolnexus-companion");
-}
+/** The state folder; the one definition is in base/state-dir.ts. */
+export { stateDir } from "../base/state-dir";
 
 export function registryPath(dir: string, ownerPid: number): string {
   return join(dir, `groups-${ownerPid}.json`);

@@ -8,7 +8,8 @@ import type { ApprovalRule, FormRule, Rule, RuleAction, RuleOffer, RuleScope } f
 import type { PendingEntry } from "../../shared/types";
 import { checkFormAnswer } from "../../forms/check-answer";
 import { describeAction } from "../agents/action";
-import { fieldsAsked, isCredentialField, isCredentialName } from "../history/mask";
+import { isCredentialProperty as isCredentialField } from "../../forms/credential";
+import { fieldsAsked } from "../history/mask";
 import { canonicalJson } from "./canonical";
 import { schemaFingerprint } from "./fingerprint";
 
@@ -107,7 +108,7 @@ function credentialIn(schema: unknown, data: Record<string, unknown>): string | 
   const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
   for (const key of Object.keys(data)) {
     const property = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
-    if (isCredentialField(key, property) || isCredentialName(key)) {
+    if (isCredentialField(key, property)) {
       const title = isObject(property) && typeof property.title === "string" ? property.title : key;
       return title;
     }

@@ -1,7 +1,10 @@
 // Opens the keychain-backed store, or says clearly why it cannot and falls back to memory.
-// Never to a file: a plaintext secrets file is worse than asking again next session.
+// Never to a file for secrets the person set: a plaintext secrets file is worse than asking again
+// next session. The one exception is the gateway token (gateway-token.ts): agents configured with
+// it must keep working after a restart, so it goes to a file only this user can read.
 import { keychainProcess, type HelperLauncher } from "./keychain-process";
 import { createKeytarStore, type KeytarLike } from "./keytar-store";
+import { gatewayTokenFile, tokenFileStore } from "./gateway-token";
 import { createMemoryStore } from "./memory-store";
 import { SECRET_SERVICE, type SecretStore } from "./types";
 
@@ -13,6 +16,8 @@ export interface OpenOptions {
   launch?: HelperLauncher;
   /** For tests: a keytar stand-in, or a loader that throws like a missing native module. */
   loadKeytar?: () => Promise<KeytarLike>;
+  /** Where the gateway token goes without a keychain; gatewayTokenFile() (the state folder) by default. */
+  tokenFile?: string;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -43,9 +48,10 @@ export async function openSecretStore(options: OpenOptions = {}): Promise<Secret
   } catch (error) {
     keytar?.close?.();
     const why = error instanceof Error ? error.message : String(error);
-    return createMemoryStore(
+    const memory = createMemoryStore(
       `no system keychain is available (${why}); secrets are kept in memory for this session only and must be set again after a restart` +
         (process.platform === "linux" ? " — install and unlock a Secret Service such as gnome-keyring" : ""),
     );
+    return tokenFileStore(memory, options.tokenFile ?? gatewayTokenFile());
   }
 }

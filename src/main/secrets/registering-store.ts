@@ -12,6 +12,9 @@ export function registeringStore(store: SecretStore, scrubber: SecretScrubber): 
     get detail() {
       return store.detail;
     },
+    get tokenFile() {
+      return store.tokenFile;
+    },
     async get(name) {
       const value = await store.get(name);
       scrubber.register(value);

@@ -14,6 +14,7 @@
 //   two secrets that overlap in a text are both hidden whole.
 
 import { terminalText } from "../base/terminal-text";
+import { isSecretName, looksLikeSecretValue } from "./secret-shape";
 
 export const REDACTED = "[redacted]";
 
@@ -37,9 +38,6 @@ const PUBLIC_HEADERS = new Set([
   "user-agent",
 ]);
 
-/** stdio `env` names whose values are secrets by their name (PAT as a word, not PATH). */
-const SECRET_ENV_NAME = /TOKEN|SECRET|KEY|PASSWORD|PASSWD|PASSPHRASE|AUTH|CREDENTIAL|COOKIE|SESSION|PRIVATE|(^|_)PAT($|_)/i;
-
 /** "Bearer x", "Basic x", "token x": a scheme word, then the credential. */
 const SCHEME_VALUE = /^([A-Za-z][A-Za-z0-9._~+-]{0,31}) +(\S.*)$/s;
 
@@ -47,30 +45,6 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function htmlEscape(s: string): string {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-}
-
-/** Bits per character of the value's own character distribution. */
-export function shannonEntropy(value: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let bits = 0;
-  const n = [...value].length;
-  for (const count of counts.values()) {
-    const p = count / n;
-    bits -= p * Math.log2(p);
-  }
-  return bits;
-}
-
-/**
- * A value that reads like a generated credential whatever its name: 16+ characters, one token (no
- * whitespace, no path-list or URL punctuation), letters and digits mixed, and close to random
- * (≥ 3.5 bits per character; English words and paths sit lower, base64/hex keys higher).
- */
-export function looksLikeSecret(value: string): boolean {
-  if (value.length < 16 || /[\s:;,]/.test(value) || /^[/.~]/.test(value)) return false;
-  if (!/[0-9]/.test(value) || !/[A-Za-z]/.test(value)) return false;
-  return shannonEntropy(value) >= 3.5;
 }
 
 /** An own property even for "__proto__" (JSON.parse makes those; plain assignment would not). */
@@ -141,7 +115,7 @@ export class SecretScrubber {
 
   /** A stdio server's env entry: registered when its name or its value says it is a secret. */
   registerEnv(name: string, value: string): void {
-    if (SECRET_ENV_NAME.test(name) || looksLikeSecret(value)) this.register(value);
+    if (isSecretName(name) || looksLikeSecretValue(value)) this.register(value);
     this.registerUrlPassword(value);
   }
 

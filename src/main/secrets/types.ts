@@ -10,6 +10,14 @@ export interface SecretStore {
   delete(name: string): Promise<boolean>;
   /** Secret names only; values never leave the store in a listing. */
   list(): Promise<string[]>;
+  /** Set when there is no keychain and the gateway token is kept in a private file instead. */
+  readonly tokenFile?: TokenFile;
+}
+
+/** The gateway token's file, and why it could not be used when it could not (the chmod to run). */
+export interface TokenFile {
+  path: string;
+  problem?: string;
 }
 
 /** The keychain service every companion secret is filed under. */

@@ -58,7 +58,7 @@ describe("import plan per client and file", () => {
     await mkdir(join(home, ".config", "toolnexus-companion"), { recursive: true });
     await writeFile(configPath, text);
     const before = await built();
-    const added = await writeImport(before, new Set(["github@cursor", "sentry"]));
+    const { added } = await writeImport(before, new Set(["github@cursor", "sentry"]));
     expect(added).toEqual(["sentry", "github@cursor"]);
     const written = await readFile(configPath, "utf8");
     expect(written).toContain("// mine");
@@ -89,7 +89,9 @@ describe("import plan per client and file", () => {
     const cursor = view.groups.find((g) => g.client === "cursor" && g.scope === "user")!;
     expect(cursor.servers.find((s) => s.clientName === "keyed")).toMatchObject({ args: ["--api-key=•••"] });
     expect(cursor.servers.find((s) => s.clientName === "hosted")).toMatchObject({ url: "https://h.example/mcp?token=•••" });
-    await writeImport(b, new Set(["keyed", "hosted"]));
+    // SECRET is a literal secret: without a keychain to move it into, only keeping it literal imports.
+    await expect(writeImport(b, new Set(["keyed", "hosted"]))).rejects.toThrow(/SECRET is a secret written inline/);
+    await writeImport(b, new Set(["keyed", "hosted"]), { keepLiteral: "all" });
     const written = await readFile(configPath, "utf8");
     expect(written).toContain("--api-key=sk-live-0123456789abcdef");
     expect(written).toContain("https://h.example/mcp?token=tok-9876");
