@@ -217,8 +217,9 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
     const url = parseTarget(req.url);
     if (!url) return refuse(res, 400, "The request target is not a valid path.");
     const rest = url.pathname.slice(PREFIX.length).replace(/^\/+/, "").replace(/\/+$/, "");
-    // A per-agent credential says who calls; X-Agent-Name is only believed as a name without one.
-    const agent = auth?.agent ?? agentName(req);
+    // Who owns a question is the credential's to say (postedBy); X-Agent-Name is the name the
+    // person sees, the credential's agent when the caller gives none.
+    const agent = auth?.agent !== undefined && req.headers["x-agent-name"] === undefined ? auth.agent : agentName(req);
     if (agent instanceof HttpError) return refuse(res, agent.status, agent.message);
     const method = req.method ?? "GET";
 

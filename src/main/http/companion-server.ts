@@ -4,7 +4,6 @@
 import type { Core } from "../core";
 import { createWsServer } from "../api/ws-server";
 import { createGatewayRoute, createRequestsRoute } from "../gateway";
-import { agentOfCredential } from "../gateway/agent-credential";
 import { startListener, DEFAULT_PORT, type Listener } from "./listener";
 import type { PortClaim } from "./port-claim";
 
@@ -34,8 +33,6 @@ export async function startCompanionServer(core: Core, options: CompanionServerO
     port: options.port ?? DEFAULT_PORT,
     ...(options.claim ? { claim: options.claim } : {}),
     token: core.token,
-    // Per-agent credentials are derived from the token, so a rotation retires them too.
-    agentOf: (bearer) => agentOfCredential(core.token(), bearer),
     staticDir: options.staticDir,
     routes: [gateway, requests],
     onSocket: (socket) => ws.onSocket(socket),

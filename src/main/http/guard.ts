@@ -4,6 +4,7 @@
 import type { IncomingMessage } from "node:http";
 import { timingSafeEqual, createHash } from "node:crypto";
 import { tryDecode } from "./request-target";
+import { agentOfCredential } from "./agent-credential";
 
 /**
  * `credential` names what authenticated the request, for bounds kept per credential (the gateway's
@@ -23,8 +24,11 @@ export interface GuardOptions {
   allowCookie: boolean;
   /** Name and current value of the page's session cookie; the value defaults to the token. */
   cookie?: { name: string; value: () => string };
-  /** The agent a bearer credential other than the token names, if it is one (the gateway's per-agent credentials). */
-  agentOf?: (bearer: string) => string | undefined;
+  /**
+   * Per-agent credentials (agent-credential.ts) are taken too: for the gateway's routes, never
+   * for the page and its WebSocket, which answer for the person.
+   */
+  agentCredentials?: boolean;
 }
 
 const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -138,7 +142,7 @@ function decide(req: IncomingMessage, options: GuardOptions): GuardResult {
   const bearer = bearerToken(req);
   if (bearer !== undefined) {
     if (sameSecretOn(req.socket, bearer, options.token())) return { ok: true, via: "bearer", credential: GATEWAY_TOKEN_CREDENTIAL };
-    const agent = options.agentOf?.(bearer);
+    const agent = options.agentCredentials ? agentOfCredential(options.token(), bearer) : undefined;
     if (agent !== undefined) return { ok: true, via: "bearer", credential: `agent:${agent}`, agent };
     return { ok: false, status: 401, message: "Refused: the bearer token is wrong." };
   }

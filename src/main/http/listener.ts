@@ -50,8 +50,6 @@ export interface ListenerOptions {
   /** The port bound before anything else started (claimPort); wins over `port`. */
   claim?: PortClaim;
   token: () => string;
-  /** Routes only: the agent a per-agent bearer credential names (GuardOptions.agentOf). */
-  agentOf?: (bearer: string) => string | undefined;
   /** The built renderer, e.g. out/renderer. */
   staticDir: string;
   routes?: Route[];
@@ -212,7 +210,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (pathname === undefined) return sendText(res, 400, BAD_TARGET);
     const route = routes.find((r) => matches(r.prefix, pathname));
     if (route) {
-      const verdict = route.public ? publicVerdict(req) : checkRequest(req, { token: options.token, allowCookie: false, ...(options.agentOf ? { agentOf: options.agentOf } : {}) });
+      const verdict = route.public ? publicVerdict(req) : checkRequest(req, { token: options.token, allowCookie: false, agentCredentials: true });
       const refuse = (refusal: Refusal) => (route.refuse ? route.refuse(res, refusal) : sendJsonError(res, refusal));
       if (!verdict.ok) return refuse(verdict);
       if (declaredTooLarge(req)) {

@@ -7,7 +7,8 @@
 // `tnca1.<agent>.<mac>`, mac = HMAC-SHA256(gateway token, context + agent), base64url. Derived, not
 // stored: rotating the gateway token retires every agent credential with it, and the companion
 // keeps no list to lose or leak. The context keeps this MAC apart from the companion's proof
-// (companion-proof.ts), made with the same key.
+// (companion-proof.ts), made with the same key. The guard (guard.ts) takes them on the gateway's
+// routes only: the page and its WebSocket answer for the person, and want the token itself.
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 const PREFIX = "tnca1.";
