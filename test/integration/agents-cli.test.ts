@@ -92,7 +92,8 @@ describe("agents CLI in a temporary HOME", { timeout: 180_000 }, () => {
     expect(await readFile(join(dirname(file), saved), "utf8")).toBe(original);
     const connected = await readFile(file, "utf8");
     expect(connected).toContain("// Global MCP servers for Cursor");
-    expect(connected).toContain(`"args": [\n        "${BIN}",\n        "connect"\n      ]`);
+    // The shim asks as cursor, with cursor's own credential (http/agent-credential.ts).
+    expect(connected).toContain(`"args": [\n        "${BIN}",\n        "connect",\n        "--agent",\n        "cursor"\n      ]`);
 
     const second = await cli("connect", "cursor");
     expect(second.stdout).toContain("Cursor is already connected; nothing changed.");
@@ -152,7 +153,7 @@ describe("agents CLI in a temporary HOME", { timeout: 180_000 }, () => {
     const before = withoutBackups(await snapshot(root));
     const on = await cli("connect", "claude-code", "--hooks", "--project", project);
     expect(on.code, on.stderr).toBe(0);
-    expect(JSON.parse(await readFile(join(project, ".mcp.json"), "utf8")).mcpServers.toolnexus).toEqual({ type: "stdio", command: "node", args: [BIN, "connect"] });
+    expect(JSON.parse(await readFile(join(project, ".mcp.json"), "utf8")).mcpServers.toolnexus).toEqual({ type: "stdio", command: "node", args: [BIN, "connect", "--agent", "claude-code"] });
     expect((await stat(join(project, ".claude/settings.json"))).isFile()).toBe(true);
     const off = await cli("disconnect", "claude-code", "--hooks", "--project", project);
     expect(off.stdout).toContain("removes the PermissionRequest hook and the file, which held nothing else");
@@ -201,7 +202,7 @@ describe("agents CLI in a temporary HOME", { timeout: 180_000 }, () => {
       expect(vscode.stdout).toContain('+\t\t\t"password": true');
       const codex = await cli("connect", "codex", "--hooks", "--dry-run");
       expect(codex.stdout).toContain('+command = "toolnexus-companion"');
-      expect(codex.stdout).toContain('+args = ["connect"]');
+      expect(codex.stdout).toContain('+args = ["connect", "--agent", "codex"]');
       expect(codex.stdout).toContain('+env = { TOOLNEXUS_COMPANION_URL = "http://127.0.0.1:7400" }');
       expect(codex.stdout).toContain('+            "command": "toolnexus-companion hook codex",');
     } finally {

@@ -24,10 +24,10 @@ function shimEnv(extra: Record<string, string>): Record<string, string> {
   return { ...env, ...extra };
 }
 
-async function connectViaShim(name: string): Promise<{ client: Client; transport: StdioClientTransport }> {
+async function connectViaShim(name: string, shimArgs: string[] = []): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, "connect"],
+    args: [bin, "connect", ...shimArgs],
     env: shimEnv({ TOOLNEXUS_COMPANION_URL: companion.listener.url, TOOLNEXUS_COMPANION_TOKEN: companion.token }),
     stderr: "pipe",
   });
@@ -65,6 +65,19 @@ describe("toolnexus-companion connect", () => {
       const text = textOf(await call);
       expect(text).toContain("✅ User provided the requested information!");
       expect(text).toContain("- Name: Grace Hopper");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("with --agent, calls as that agent with its own credential: the question names it, whatever clientInfo says", async () => {
+    const { client } = await connectViaShim("some-client-name", ["--agent", "cursor"]);
+    try {
+      const question = nextQuestion(companion, (e) => e.source.server === "everything" && e.source.agent === "cursor");
+      const call = client.callTool({ name: "everything_trigger-elicitation-request", arguments: {} });
+      const entry = await question;
+      companion.inbox.answer(entry.request.id, { ok: false, reason: "declined" });
+      await call;
     } finally {
       await client.close();
     }

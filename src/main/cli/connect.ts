@@ -7,6 +7,8 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { complainer } from "./print";
 import { companionUrl, resolveToken } from "./resolve-token";
 import { NotTheCompanion, provenAgent, provenFetch } from "../gateway/proven-connection";
+import { agentArg } from "./agent-arg";
+import { agentCredential } from "../http/agent-credential";
 
 type Fetch = ReturnType<typeof provenFetch>;
 
@@ -45,15 +47,19 @@ function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & { id: s
 }
 
 export async function runConnect(args: string[]): Promise<number> {
-  if (args.length > 0) return fail("takes no arguments; set TOOLNEXUS_COMPANION_URL / TOOLNEXUS_COMPANION_TOKEN instead.");
+  const agent = agentArg(args);
+  if (agent instanceof Error) return fail(`${agent.message}; set TOOLNEXUS_COMPANION_URL / TOOLNEXUS_COMPANION_TOKEN for the rest.`);
   const { token, why } = await resolveToken();
   if (!token) return fail(`no gateway token: ${why}.`);
   const endpoint = new URL("/mcp", companionUrl());
+  // The companion is proven with the token; the calls carry the agent's own credential, so the
+  // gateway knows which agent this is from the credential (agent-credential.ts).
   const fetchProven = provenFetch(provenAgent(token));
-  const refused = await probe(endpoint, token, fetchProven);
+  const bearer = agent ? agentCredential(token, agent) : token;
+  const refused = await probe(endpoint, bearer, fetchProven);
   if (refused) return fail(refused);
 
-  const http = new StreamableHTTPClientTransport(endpoint, { fetch: fetchProven, requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const http = new StreamableHTTPClientTransport(endpoint, { fetch: fetchProven, requestInit: { headers: { authorization: `Bearer ${bearer}` } } });
   const stdio = new StdioServerTransport();
   let initializeId: string | number | undefined;
 

@@ -116,7 +116,8 @@ async function decide(agent: HookAgent, deadlineAt: number, signal: AbortSignal)
   // our closed connection were somehow missed.
   const request = approvalRequest(agent.label, read.call, { expiresAt: new Date(deadlineAt) });
   try {
-    const waitFor = companionWaitFor({ url: companionUrl(), token: resolved.token, agent: agent.label });
+    // Its own credential: the question is the hook's, and no other agent can see or withdraw it.
+    const waitFor = companionWaitFor({ url: companionUrl(), token: resolved.token, agent: agent.label, asAgent: agent.id });
     // Aborting at the deadline closes the connection, which withdraws the question.
     const answer = await waitFor(request, { signal });
     return answerToVerdict(answer, request.id);

@@ -46,9 +46,10 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   connect: {
-    summary: `  connect                 Bridge stdio to the companion's MCP gateway (for clients that only
+    summary: `  connect [--agent NAME]  Bridge stdio to the companion's MCP gateway (for clients that only
                           launch stdio servers). Token from TOOLNEXUS_COMPANION_TOKEN or the
-                          keychain; URL from TOOLNEXUS_COMPANION_URL (default http://127.0.0.1:7315).`,
+                          keychain; URL from TOOLNEXUS_COMPANION_URL (default http://127.0.0.1:7315).
+                          --agent: call as that agent, with its own credential.`,
     subcommands: [],
     load: async () => ({ run: (await import("./connect")).runConnect }),
   },
@@ -113,7 +114,8 @@ export const COMMANDS: Record<string, Command> = {
     load: startRunner,
   },
   token: {
-    summary: `  token                   Print the gateway token, for pasting into an agent's config.`,
+    summary: `  token [--agent NAME]    Print the gateway token, for pasting into an agent's config;
+                          with --agent, that agent's own credential (derived from the token).`,
     subcommands: [],
     load: async () => ({ run: (await import("./token")).runToken }),
   },

@@ -185,19 +185,22 @@ async function planServerIn(file: string, writer: ClientWriter, machine: Machine
       .read(text, { file, scope: "user" }, machine)
       .servers.find((s) => s.name !== ENTRY_NAME && isCompanionEntry(s.entry, options.connect.gatewayUrl));
     if (elsewhere) return { file, what: "server", before, after: text, note: `already connected through "${elsewhere.name}"` };
-    const after = writer.connect(text, options.connect);
+    const after = writer.connect(text, { ...options.connect, agent: writer.id });
     const secret = options.connect.literalToken !== undefined && after !== text;
     return { file, what: "server", before, after, note: after === text ? "already connected" : `adds "${ENTRY_NAME}"`, ...(secret ? { secret } : {}) };
   }
-  // Undo with either form, so a file connected over HTTP earlier still comes back byte for byte.
+  // Undo with any form, so a file connected over HTTP, or by a companion whose shim took no
+  // --agent yet, still comes back byte for byte.
   const candidates = writer.disconnect(text);
   const redo = (c: string) => {
     for (const via of ["shim", "http"] as const) {
-      try {
-        const again = writer.connect(c, { ...options.connect, via });
-        if (again === text) return again;
-      } catch {
-        // that form does not apply to this client
+      for (const agent of [writer.id, undefined]) {
+        try {
+          const again = writer.connect(c, { ...options.connect, via, ...(agent ? { agent } : {}) });
+          if (again === text) return again;
+        } catch {
+          // that form does not apply to this client
+        }
       }
     }
     return "";

@@ -23,13 +23,15 @@ export interface ConnectOptions {
   companionUrl?: string;
   /** The gateway token itself, for the clients that cannot refer to it (`--literal-token`). */
   literalToken?: string;
+  /** The client being connected: the shim asks as this agent, with its own credential. */
+  agent?: string;
 }
 
 /** The shim's command line and environment. */
 export function shim(options: ConnectOptions): { command: string; args: string[]; env?: Record<string, string> } {
   return {
     command: options.cli.command,
-    args: [...options.cli.args, "connect"],
+    args: [...options.cli.args, "connect", ...(options.agent ? ["--agent", options.agent] : [])],
     ...(options.companionUrl ? { env: { TOOLNEXUS_COMPANION_URL: options.companionUrl } } : {}),
   };
 }

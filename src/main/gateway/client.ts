@@ -5,6 +5,7 @@
 // token too (proven-connection.ts): something else listening on the port learns nothing.
 import { request as httpRequest } from "node:http";
 import type { Answer, Request } from "../../shared/types";
+import { agentCredential } from "../http/agent-credential";
 import { NotTheCompanion, provenAgent } from "./proven-connection";
 
 export interface CompanionClientOptions {
@@ -14,6 +15,12 @@ export interface CompanionClientOptions {
   token?: string;
   /** Shown to the person as who asks (X-Agent-Name). Default "agent". */
   agent?: string;
+  /**
+   * Ask as this agent with its own credential (agent-credential.ts), derived here from the token:
+   * the companion then knows the caller from the credential, and another agent cannot see or
+   * withdraw these questions. The permission hooks use it; the person sees `agent` (else this name).
+   */
+  asAgent?: string;
 }
 
 export type CompanionWaitFor = (request: Request, options?: { signal?: AbortSignal }) => Promise<Answer>;
@@ -44,8 +51,9 @@ export function companionWaitFor(options: CompanionClientOptions = {}): Companio
         return;
       }
       const body = JSON.stringify(request);
+      // Proven with the token (the companion holds it too); asked with the agent's own credential.
       const headers: Record<string, string> = {
-        authorization: `Bearer ${token}`,
+        authorization: `Bearer ${options.asAgent ? agentCredential(token, options.asAgent) : token}`,
         "content-type": "application/json",
         "content-length": String(Buffer.byteLength(body)),
       };

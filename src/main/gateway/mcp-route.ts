@@ -11,7 +11,7 @@ import type { McpSource } from "../mcp/types";
 import type { Inbox } from "../inbox";
 import { readBody } from "../http/body";
 import { jsonBoundsProblem } from "../json-bounds";
-import type { Refusal, Route } from "../http/listener";
+import type { Refusal, Route, RouteAuth } from "../http/listener";
 import { CONNECTION_REFUSED, INVALID_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND, sendJsonRpcError } from "./jsonrpc-errors";
 import { createToolServer, type ToolServer, type WhoAnswers } from "./tool-server";
 import { Catalog } from "./catalog";
@@ -162,7 +162,8 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     }
   });
 
-  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown, credential: string): Promise<void> {
+  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown, auth: RouteAuth): Promise<void> {
+    const { credential } = auth;
     const refusal = caps.reserve(credential);
     if (refusal) {
       log(`gateway: a new session was refused: ${refusal}`);
@@ -176,14 +177,15 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       reserved = false;
     };
     try {
-      await startSession(req, res, body, credential, release);
+      await startSession(req, res, body, auth, release);
     } finally {
       release();
     }
   }
 
-  async function startSession(req: IncomingMessage, res: ServerResponse, body: unknown, credential: string, registered: () => void): Promise<void> {
-    const tools = createToolServer({ source, catalog, whoAnswers, version, log, pollAfterMs: options.pollAfterMs });
+  async function startSession(req: IncomingMessage, res: ServerResponse, body: unknown, auth: RouteAuth, registered: () => void): Promise<void> {
+    const { credential } = auth;
+    const tools = createToolServer({ source, catalog, whoAnswers, version, log, pollAfterMs: options.pollAfterMs, ...(auth.agent !== undefined ? { identity: auth.agent } : {}) });
     // Event ids, a priming event and `retry` on every stream, and Last-Event-ID honoured on reconnect.
     const events = new SessionEvents(budget);
     let id: string | undefined;
@@ -216,7 +218,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     }
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, auth: { credential: string }): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, auth: RouteAuth): Promise<void> {
     const method = req.method ?? "GET";
     if (method !== "POST" && method !== "GET" && method !== "DELETE") {
       sendJsonRpcError(res, 405, CONNECTION_REFUSED, `Method ${method} is not allowed on /mcp; use POST, GET or DELETE.`, { allow: "POST, GET, DELETE" });
@@ -271,7 +273,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
         sendJsonRpcError(res, 400, CONNECTION_REFUSED, "Bad Request: an Mcp-Session-Id header is required; initialize first.");
         return;
       }
-      await openSession(req, res, body, auth.credential);
+      await openSession(req, res, body, auth);
       return;
     }
     if (!session) {

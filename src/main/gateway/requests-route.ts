@@ -12,7 +12,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Inbox, Quota } from "../inbox";
 import { HttpError, readBody } from "../http/body";
-import type { Route } from "../http/listener";
+import type { Route, RouteAuth } from "../http/listener";
 import { bearerToken } from "../http/guard";
 import { parseTarget } from "../http/request-target";
 import { tryStringify } from "../json-bounds";
@@ -98,22 +98,39 @@ function agentName(req: IncomingMessage): string | HttpError {
   return name;
 }
 
+interface Posted {
+  agent: string;
+  controller: AbortController;
+  /** Digest of the capability its poster was given. */
+  capability: Buffer;
+  /** What authenticated the POST (guard.ts); a per-agent credential owns what it posted. */
+  credential: string;
+}
+
 export function createRequestsRoute(options: RequestsRouteOptions): RequestsRoute {
   const { inbox } = options;
   const log = options.log ?? (() => {});
   const heartbeatMs = options.heartbeatMs ?? 20_000;
   const maxPerCaller = options.maxPendingPerCaller ?? MAX_PENDING_PER_CALLER;
   /** Questions posted here, with the digest of the capability their poster was given. */
-  const posted = new Map<string, { agent: string; controller: AbortController; capability: Buffer }>();
+  const posted = new Map<string, Posted>();
 
-  /** The question `id` if the caller presents its capability; otherwise it is not there for them. */
-  function owned(req: IncomingMessage, id: string) {
-    const mine = posted.get(id);
-    if (!mine) return undefined;
-    return presented(req).some((digest) => timingSafeEqual(digest, mine.capability)) ? mine : undefined;
+  /**
+   * Whether the caller posted this question: it presents the question's capability, or it calls
+   * with the same per-agent credential that posted it (that credential is the agent's identity).
+   */
+  function postedBy(req: IncomingMessage, auth: RouteAuth | undefined, mine: Posted): boolean {
+    if (auth?.agent !== undefined && mine.credential === auth.credential) return true;
+    return presented(req).some((digest) => timingSafeEqual(digest, mine.capability));
   }
 
-  async function post(req: IncomingMessage, res: ServerResponse, agent: string): Promise<void> {
+  /** The question `id` if the caller posted it; otherwise it is not there for them. */
+  function owned(req: IncomingMessage, auth: RouteAuth | undefined, id: string) {
+    const mine = posted.get(id);
+    return mine && postedBy(req, auth, mine) ? mine : undefined;
+  }
+
+  async function post(req: IncomingMessage, res: ServerResponse, agent: string, auth: RouteAuth | undefined): Promise<void> {
     let raw: Buffer;
     try {
       raw = await readBody(req);
@@ -155,7 +172,7 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
       }
     }
     const capability = randomBytes(32).toString("base64url");
-    posted.set(request.id, { agent, controller, capability: digestOf(capability) });
+    posted.set(request.id, { agent, controller, capability: digestOf(capability), credential: auth?.credential ?? "" });
     res.once("close", () => {
       if (!res.writableFinished) controller.abort(new AgentGone(agent));
     });
@@ -181,34 +198,34 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
   const notYours = (res: ServerResponse, id: string) =>
     refuse(res, 404, `No pending question "${id}" that you posted (send the ${CAPABILITY_HEADER} header its POST was answered with).`);
 
-  function withdraw(req: IncomingMessage, res: ServerResponse, id: string): void {
-    const mine = owned(req, id);
+  function withdraw(req: IncomingMessage, res: ServerResponse, auth: RouteAuth | undefined, id: string): void {
+    const mine = owned(req, auth, id);
     if (!mine) return notYours(res, id);
     mine.controller.abort();
     sendJson(res, 200, { id, withdrawn: true });
   }
 
-  /** The pending entries of the questions whose capabilities the caller presents. */
-  function ownList(req: IncomingMessage) {
-    const digests = presented(req);
-    if (digests.length === 0) return [];
+  /** The pending entries of the questions the caller posted. */
+  function ownList(req: IncomingMessage, auth: RouteAuth | undefined) {
     return inbox.list().filter((entry) => {
       const mine = posted.get(entry.request.id);
-      return mine !== undefined && digests.some((digest) => timingSafeEqual(digest, mine.capability));
+      return mine !== undefined && postedBy(req, auth, mine);
     });
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, auth?: RouteAuth): Promise<void> {
     const url = parseTarget(req.url);
     if (!url) return refuse(res, 400, "The request target is not a valid path.");
     const rest = url.pathname.slice(PREFIX.length).replace(/^\/+/, "").replace(/\/+$/, "");
-    const agent = agentName(req);
+    // Who owns a question is the credential's to say (postedBy); X-Agent-Name is the name the
+    // person sees, the credential's agent when the caller gives none.
+    const agent = auth?.agent !== undefined && req.headers["x-agent-name"] === undefined ? auth.agent : agentName(req);
     if (agent instanceof HttpError) return refuse(res, agent.status, agent.message);
     const method = req.method ?? "GET";
 
     if (rest === "") {
-      if (method === "POST") return post(req, res, agent);
-      if (method === "GET") return sendJson(res, 200, { entries: ownList(req) });
+      if (method === "POST") return post(req, res, agent, auth);
+      if (method === "GET") return sendJson(res, 200, { entries: ownList(req, auth) });
     } else if (!rest.includes("/")) {
       let id: string;
       try {
@@ -216,9 +233,9 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
       } catch {
         return refuse(res, 400, "The id in the path is not valid percent-encoding.");
       }
-      if (method === "DELETE") return withdraw(req, res, id);
+      if (method === "DELETE") return withdraw(req, res, auth, id);
       if (method === "GET") {
-        const entry = owned(req, id) ? inbox.get(id) : undefined;
+        const entry = owned(req, auth, id) ? inbox.get(id) : undefined;
         return entry ? sendJson(res, 200, entry) : notYours(res, id);
       }
     } else {

@@ -56,6 +56,8 @@ export interface ToolServerOptions {
   catalog: Catalog;
   /** Who answers elicitations for an agent (by its clientInfo.name). Default: the person. */
   whoAnswers?: (agent: string) => WhoAnswers;
+  /** The agent the session's per-agent credential names: who calls, whatever clientInfo.name says. */
+  identity?: string;
   version: string;
   log: (line: string) => void;
   /**
@@ -89,7 +91,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     { capabilities: { tools: { listChanged: true }, ...surface }, instructions: INSTRUCTIONS },
   );
   const calls = new Map<RequestId, LinkedAbort>();
-  const agent = () => server.getClientVersion()?.name;
+  const agent = () => options.identity ?? server.getClientVersion()?.name;
   const session = randomUUID();
   registerSurface(server, catalog, surface, session);
 

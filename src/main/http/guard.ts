@@ -4,13 +4,15 @@
 import type { IncomingMessage } from "node:http";
 import { timingSafeEqual, createHash } from "node:crypto";
 import { tryDecode } from "./request-target";
+import { agentOfCredential } from "./agent-credential";
 
 /**
  * `credential` names what authenticated the request, for bounds kept per credential (the gateway's
- * sessions): "gateway-token" for the bearer token, "page-session" for the page's cookie. Per-agent
- * credentials, when they come, get ids of their own here.
+ * sessions): "gateway-token" for the bearer token, "page-session" for the page's cookie,
+ * "agent:<name>" for a per-agent credential, which also sets `agent`: who is calling, as the
+ * credential says, not as the caller says.
  */
-export type GuardResult = { ok: true; via: "bearer" | "cookie"; credential: string } | { ok: false; status: number; message: string };
+export type GuardResult = { ok: true; via: "bearer" | "cookie"; credential: string; agent?: string } | { ok: false; status: number; message: string };
 
 export const GATEWAY_TOKEN_CREDENTIAL = "gateway-token";
 export const PAGE_SESSION_CREDENTIAL = "page-session";
@@ -22,6 +24,11 @@ export interface GuardOptions {
   allowCookie: boolean;
   /** Name and current value of the page's session cookie; the value defaults to the token. */
   cookie?: { name: string; value: () => string };
+  /**
+   * Per-agent credentials (agent-credential.ts) are taken too: for the gateway's routes, never
+   * for the page and its WebSocket, which answer for the person.
+   */
+  agentCredentials?: boolean;
 }
 
 const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -135,6 +142,8 @@ function decide(req: IncomingMessage, options: GuardOptions): GuardResult {
   const bearer = bearerToken(req);
   if (bearer !== undefined) {
     if (sameSecretOn(req.socket, bearer, options.token())) return { ok: true, via: "bearer", credential: GATEWAY_TOKEN_CREDENTIAL };
+    const agent = options.agentCredentials ? agentOfCredential(options.token(), bearer) : undefined;
+    if (agent !== undefined) return { ok: true, via: "bearer", credential: `agent:${agent}`, agent };
     return { ok: false, status: 401, message: "Refused: the bearer token is wrong." };
   }
 

@@ -21,11 +21,17 @@ import { proofRoute } from "./companion-proof";
 
 export type Refusal = Extract<GuardResult, { ok: false }>;
 
+/** What the guard learnt of a route's caller: the credential, and the agent a per-agent credential names. */
+export interface RouteAuth {
+  credential: string;
+  agent?: string;
+}
+
 export interface Route {
   /** `/mcp` matches `/mcp`, `/mcp/…` and `/mcp?…`. */
   prefix: string;
   /** `auth.credential`: what authenticated the request (guard.ts), for bounds kept per credential. */
-  handle(req: IncomingMessage, res: ServerResponse, auth: { credential: string }): Promise<void> | void;
+  handle(req: IncomingMessage, res: ServerResponse, auth: RouteAuth): Promise<void> | void;
   /** Writes a refusal in the route's own error shape (JSON-RPC for /mcp); plain JSON otherwise. */
   refuse?(res: ServerResponse, refusal: Refusal): void;
   /**
@@ -204,7 +210,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (pathname === undefined) return sendText(res, 400, BAD_TARGET);
     const route = routes.find((r) => matches(r.prefix, pathname));
     if (route) {
-      const verdict = route.public ? publicVerdict(req) : checkRequest(req, { token: options.token, allowCookie: false });
+      const verdict = route.public ? publicVerdict(req) : checkRequest(req, { token: options.token, allowCookie: false, agentCredentials: true });
       const refuse = (refusal: Refusal) => (route.refuse ? route.refuse(res, refusal) : sendJsonError(res, refusal));
       if (!verdict.ok) return refuse(verdict);
       if (declaredTooLarge(req)) {
@@ -212,7 +218,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         return refuse({ ok: false, status: 413, message: `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.` });
       }
       try {
-        await route.handle(req, res, { credential: verdict.credential });
+        await route.handle(req, res, { credential: verdict.credential, ...(verdict.agent !== undefined ? { agent: verdict.agent } : {}) });
       } catch (error) {
         const status = error instanceof HttpError ? error.status : 500;
         const message = error instanceof Error ? error.message : String(error);

@@ -97,7 +97,7 @@ describe("the command an agent's entry runs", () => {
     const plan = (await invoke("agents:plan", { agent: "cursor", connect: true })) as { fingerprint: string };
     await invoke("agents:apply", { agent: "cursor", connect: true, fingerprint: plan.fingerprint });
     const entry = await cursorEntry(dir);
-    expect(entry.args.at(-1)).toBe("connect");
+    expect(entry.args.slice(-3)).toEqual(["connect", "--agent", "cursor"]);
     expect(await toolsThrough(entry)).toContain("echo_started_with");
   }, 60_000);
 });
