@@ -67,6 +67,19 @@ describe("roots/list", () => {
   });
 });
 
+describe("a server slow to re-fetch its roots", () => {
+  it("is waited for, so a call never runs under the previous agent's roots (a loaded machine)", async () => {
+    // 1.5 s per re-fetch: longer than a call used to wait for it (1 s), as on a busy CI machine.
+    const companion = await companionWith({ roots: ["/srv/config-root"], env: { ROOTS_REFETCH_DELAY_MS: "1500" } });
+    const a = await v1Agent(companion, "claude-code", { roots: ["file:///work/a"] });
+    const plain = await v1Agent(companion, "plain-agent");
+    cleanup.push(() => a.close(), () => plain.close());
+    expect(await allowed(a)).toEqual(["file:///work/a"]);
+    expect(await allowed(plain)).toEqual(["file:///srv/config-root"]);
+    expect(await allowed(a)).toEqual(["file:///work/a"]);
+  }, 30_000);
+});
+
 describe("the roots field of a config entry", () => {
   it("takes absolute folder paths and refuses anything else with a clear error", () => {
     const ok = parseConfig({ mcpServers: { s: { command: "x", roots: ["/a/b"] } } });

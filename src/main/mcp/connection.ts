@@ -36,8 +36,16 @@ export const DEFAULT_MAX_WAIT_MS = 60 * 60 * 1000;
 /** -32042: the tool needs the person to open URL(s) first (2025-11-25). */
 const URL_ELICITATION_REQUIRED = -32042;
 const MAX_URL_RETRIES = 3;
-/** How long a call waits for the server to re-fetch roots after notifications/roots/list_changed. */
-const ROOTS_REFETCH_MS = 1000;
+/**
+ * How long a call waits for the server to re-fetch roots after notifications/roots/list_changed:
+ * the first time, while it is not known whether this server re-fetches at all; then, for one that
+ * does, long enough for a loaded machine (a call that went on early would run under the previous
+ * agent's roots); for one that did not, not at all (waiting would not change what it holds).
+ */
+const ROOTS_FIRST_REFETCH_MS = 5_000;
+/** How long a failed connect waits for a stdio server's last stderr before wording the failure. */
+const STDERR_SETTLE_MS = 500;
+const ROOTS_REFETCH_MS = 10_000;
 
 /** A tool call that failed as a protocol error (not a tool result with isError). */
 export class ToolCallError extends Error {
@@ -164,6 +172,8 @@ export class ServerConnection implements McpBackend {
   private rootsOf?: string;
   /** Resolves the wait of a call that told the server its roots changed, once the server re-asked. */
   private rootsRefetched?: () => void;
+  /** Whether this server re-fetches roots when told they changed; undefined until it was told once. */
+  private rootsRefetches?: boolean;
   /** Called (and replaced) whenever a call ends: calls under another agent's roots wait on it. */
   private callEnded = new Set<() => void>();
 
@@ -255,6 +265,8 @@ export class ServerConnection implements McpBackend {
         this.setStatus({ state: "needs-sign-in", error: `sign-in needed${host ? ` at ${host}` : ""}` });
         return "needs-sign-in";
       }
+      // What a stdio server said before it died is part of why: let its stderr finish (briefly).
+      if (this.transport instanceof GroupStdioTransport) await this.transport.outputSettled(STDERR_SETTLE_MS);
       const message = this.describeFailure(error, phase);
       await this.shutdown();
       this.setStatus({ state: "failed", error: message });
@@ -786,11 +798,14 @@ export class ServerConnection implements McpBackend {
     }
     if (this.rootsOf === call.rootsKey || !this.client) return;
     this.rootsOf = call.rootsKey;
-    const refetched = new Promise<void>((resolve) => (this.rootsRefetched = resolve));
+    // A re-fetch, even one later than the wait, shows this server honours the notification.
+    const refetched = new Promise<boolean>((resolve) => (this.rootsRefetched = () => ((this.rootsRefetches = true), resolve(true))));
     await this.client.notification({ method: "notifications/roots/list_changed" });
+    const waitMs = this.rootsRefetches === undefined ? ROOTS_FIRST_REFETCH_MS : this.rootsRefetches ? ROOTS_REFETCH_MS : 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([refetched, new Promise((resolve) => (timer = setTimeout(resolve, ROOTS_REFETCH_MS)))]);
+    const got = await Promise.race([refetched, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)))]);
     clearTimeout(timer);
+    if (!got && this.rootsRefetches === undefined) this.rootsRefetches = false;
   }
 
   /** sampling/createMessage: the agent of the call it belongs to answers, else a clear error. */

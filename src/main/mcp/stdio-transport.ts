@@ -40,6 +40,8 @@ export class GroupStdioTransport implements Transport {
   private child?: ChildProcess;
   private readonly lines = new LineSplitter(MAX_SERVER_MESSAGE_BYTES);
   private readonly stderrLines: string[] = [];
+  private stderrDone: () => void = () => {};
+  private readonly stderrEnded = new Promise<void>((resolve) => (this.stderrDone = resolve));
   private exit?: { code: number | null; signal: NodeJS.Signals | null };
   private closing = false;
   /** The server broke the line framing: nothing more it sends is read. */
@@ -59,6 +61,16 @@ export class GroupStdioTransport implements Transport {
   /** The last lines the server wrote to stderr, for the failure message. */
   stderrTail(): string {
     return this.stderrLines.join("\n");
+  }
+
+  /**
+   * Resolves once the child's stderr has ended, or after `ms`: a server that dies at start fails
+   * its connect (its stdin closes) before the last of its stderr is read, and the failure message
+   * should quote what it said.
+   */
+  outputSettled(ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    return Promise.race([this.stderrEnded, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
   }
 
   /** How the child ended, once it has. */
@@ -103,6 +115,8 @@ export class GroupStdioTransport implements Transport {
         if ((error as NodeJS.ErrnoException).code !== "EPIPE") this.onerror?.(error);
       });
       child.stderr?.setEncoding("utf8");
+      child.stderr?.once("close", () => this.stderrDone());
+      if (!child.stderr) this.stderrDone();
       child.stderr?.on("data", (text: string) => {
         for (const line of text.split("\n")) {
           if (line.trim() === "") continue;
