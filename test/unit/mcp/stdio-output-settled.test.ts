@@ -8,7 +8,7 @@ const script = `setTimeout(() => { process.stderr.write("boom: no API key\\n"); 
 
 describe("GroupStdioTransport.outputSettled", () => {
   it("waits for a dying server's last stderr", async () => {
-    const transport = new GroupStdioTransport({ command: process.execPath, args: ["-e", script] });
+    const transport = new GroupStdioTransport({ command: process.execPath, args: ["-e", script], env: {} });
     await transport.start();
     expect(transport.stderrTail()).toBe("");
     const started = Date.now();
@@ -19,7 +19,7 @@ describe("GroupStdioTransport.outputSettled", () => {
   });
 
   it("waits no longer than asked while the server lives on", async () => {
-    const transport = new GroupStdioTransport({ command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] });
+    const transport = new GroupStdioTransport({ command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], env: {} });
     await transport.start();
     const started = Date.now();
     await transport.outputSettled(150);
