@@ -2,9 +2,9 @@
 // restart without a system keychain. Created with O_EXCL so two starts never both write one, read
 // with O_NOFOLLOW so a link planted in our folder is not followed, and refused when another user
 // owns them or could read them: the message names the chmod that fixes it.
-import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { createNewFile, writeFileSafeSync } from "./safe-write";
 
 /** Thrown for a file or folder we will not use; the message says what to run. */
 export class PrivateFileError extends Error {}
@@ -66,49 +66,24 @@ export function readPrivateFile(path: string, maxBytes: number): string | undefi
   }
 }
 
-function writeAll(fd: number, text: string): void {
-  const data = Buffer.from(text, "utf8");
-  let written = 0;
-  while (written < data.length) written += writeSync(fd, data, written, data.length - written);
-  // On disk before anyone is told about it: an empty token file after a crash would lock agents out.
-  fsyncSync(fd);
-}
-
 /**
  * Writes `text` to a new file (0600); false when the file already exists (another start won the
- * race: read theirs). The folder is made private first.
+ * race: read theirs). The folder is made private first. The one safe writer does the writing
+ * (O_EXCL, no link followed, synced with its folder).
  */
 export function createPrivateFile(path: string, text: string): boolean {
   ensurePrivateDir(dirname(path));
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+    createNewFile(path, text, 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
   }
-  try {
-    writeAll(fd, text);
-  } finally {
-    closeSync(fd);
-  }
   return true;
 }
 
-/** Replaces the file's content atomically (a fresh 0600 file renamed over it). */
+/** Replaces the file's content atomically, under its lock, through the one safe writer (0600). */
 export function replacePrivateFile(path: string, text: string): void {
   ensurePrivateDir(dirname(path));
-  const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
-  try {
-    writeAll(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFileSafeSync(path, text, { secret: true, dirMode: 0o700 });
 }
