@@ -164,30 +164,39 @@ function attempt<T>(lock: string, target: string, run: () => T): { ran: true; va
  * cannot go on.
  */
 export async function withFileLock<T>(target: string, run: () => T, options: LockOptions = {}): Promise<T> {
+  const tryLock = locker(target, run, options);
+  for (;;) {
+    const result = tryLock();
+    if (result.ran) return result.value;
+    await new Promise((resolve) => setTimeout(resolve, pause()));
+  }
+}
+
+/**
+ * One try at the lock, for both waiting styles: runs `run` if the lock was free; otherwise breaks
+ * a stale lock, or throws once `waitMs` has passed since the first try.
+ */
+function locker<T>(target: string, run: () => T, options: LockOptions): () => { ran: true; value: T } | { ran: false } {
   const lock = lockPathOf(target);
   const waitMs = options.waitMs ?? DEFAULT_LOCK_WAIT_MS;
   const started = Date.now();
-  for (;;) {
+  return () => {
     const result = attempt(lock, target, run);
-    if (result.ran) return result.value;
+    if (result.ran) return result;
     breakIfStale(lock, options.staleMs ?? DEFAULT_LOCK_STALE_MS);
     if (Date.now() - started > waitMs) throw busy(lock, waitMs);
-    await new Promise((resolve) => setTimeout(resolve, pause()));
-  }
+    return { ran: false };
+  };
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 /** The same for synchronous callers (the rules file, the process registry): it blocks while it waits. */
 export function withFileLockSync<T>(target: string, run: () => T, options: LockOptions = {}): T {
-  const lock = lockPathOf(target);
-  const waitMs = options.waitMs ?? DEFAULT_LOCK_WAIT_MS;
-  const started = Date.now();
+  const tryLock = locker(target, run, options);
   for (;;) {
-    const result = attempt(lock, target, run);
+    const result = tryLock();
     if (result.ran) return result.value;
-    breakIfStale(lock, options.staleMs ?? DEFAULT_LOCK_STALE_MS);
-    if (Date.now() - started > waitMs) throw busy(lock, waitMs);
     Atomics.wait(sleeper, 0, 0, pause());
   }
 }
