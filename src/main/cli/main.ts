@@ -3,6 +3,8 @@
 // it), and it needs none of the MCP SDK, SQLite or the config readers the other commands load.
 // Help, --version and a closed output pipe are handled here, once, for every command.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "../base/package-root";
 import { wantsHelp } from "./args";
 import { complainer, endQuietlyOnClosedPipe, errText, out, outText } from "./print";
 import { START_USAGE } from "./start";
@@ -134,7 +136,9 @@ ${Object.values(COMMANDS).map((c) => c.summary).join("\n")}
 
 /** The version in this checkout's (or package's) package.json. */
 export function companionVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: unknown };
+  // From the install folder, not a path relative to this file, which means another folder once bundled.
+  const root = packageRoot();
+  const pkg = root ? (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version?: unknown }) : {};
   return typeof pkg.version === "string" ? pkg.version : "unknown";
 }
 
