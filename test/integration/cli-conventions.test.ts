@@ -123,7 +123,7 @@ describe("start", { timeout: 60_000 }, () => {
     const lines = run.stderr.split("\n");
     const first = lines.slice(0, lines.findIndex((l) => l.includes("(attempt 2)")));
     const aboutIt = first.filter((l) => l.includes("broken") || l.includes("boom"));
-    expect(aboutIt).toEqual([expect.stringMatching(/^MCP server "broken" failed: Connection closed \(the server process exited with code 3\); its last output: boom +done; restarting in 1 s \(attempt 1\)\.$/)]);
+    expect(aboutIt).toEqual([expect.stringMatching(/^MCP server "broken" failed: the server process exited with code 3; its last output: boom +done; restarting in 1 s \(attempt 1\)\.$/)]);
     expect(lines.filter((l) => l.includes("broken"))).toHaveLength(2);
   });
 });

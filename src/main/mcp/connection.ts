@@ -883,7 +883,10 @@ export class ServerConnection implements McpBackend {
     const transport = this.transport;
     if (transport instanceof GroupStdioTransport) {
       const exit = transport.exitInfo();
-      if (exit && exit.code !== null) message += ` (the server process exited with code ${exit.code})`;
+      // The pipe's own words for a process that is gone ("Connection closed", "not running") race
+      // each other; how it ended is the one fact to say.
+      if (exit && /Connection closed|is not running|EPIPE/.test(message)) message = exit.signal ? `the server process was killed (${exit.signal})` : `the server process exited with code ${exit.code}`;
+      else if (exit && exit.code !== null) message += ` (the server process exited with code ${exit.code})`;
       const tail = transport.stderrTail();
       if (tail) message += `; its last output: ${tail.split("\n").slice(-3).join(" | ")}`;
     }

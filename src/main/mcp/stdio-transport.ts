@@ -64,9 +64,9 @@ export class GroupStdioTransport implements Transport {
   }
 
   /**
-   * Resolves once the child's stderr has ended, or after `ms`: a server that dies at start fails
-   * its connect (its stdin closes) before the last of its stderr is read, and the failure message
-   * should quote what it said.
+   * Resolves once the child has exited and its pipes are read to the end, or after `ms`: a server
+   * that dies at start fails its connect (its stdin closes) before its exit and the last of its
+   * stderr are known, and the failure message should say both.
    */
   outputSettled(ms: number): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -104,6 +104,8 @@ export class GroupStdioTransport implements Transport {
         if (!this.closing && child.pid !== undefined) this.endLeftovers(child.pid);
       });
       child.once("close", () => {
+        // Exited, and every pipe read to its end: what it said and how it ended are both known.
+        this.stderrDone();
         this.child = undefined;
         this.onclose?.();
       });
@@ -115,8 +117,6 @@ export class GroupStdioTransport implements Transport {
         if ((error as NodeJS.ErrnoException).code !== "EPIPE") this.onerror?.(error);
       });
       child.stderr?.setEncoding("utf8");
-      child.stderr?.once("close", () => this.stderrDone());
-      if (!child.stderr) this.stderrDone();
       child.stderr?.on("data", (text: string) => {
         for (const line of text.split("\n")) {
           if (line.trim() === "") continue;
