@@ -15,7 +15,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { loadMcp } from "../src/main/mcp/source";
 import { Inbox, inboxWaitFor } from "../src/main/inbox";
 import type { McpTool, WaitFor } from "../src/main/mcp/types";
-import { GroupStdioTransport } from "../src/main/mcp/stdio-transport";
+import { GroupStdioTransport } from "../src/main/mcp/connection/stdio-transport";
 import { repoRoot } from "../test/fixtures";
 import { Residence } from "./lib/residence";
 import { summarize } from "./lib/stats";

@@ -6,9 +6,9 @@
 //
 //   npx tsx bench/server-events.ts [--events 4000]
 import { performance } from "node:perf_hooks";
-import { createCore } from "../src/main/core";
+import { createCore } from "../src/main/app/core";
 import type { RuntimeSource } from "../src/main/mcp/supervisor";
-import { browserPlatform } from "../src/main/serve";
+import { browserPlatform } from "../src/main/app/serve";
 import { fixed, formatTable } from "./lib/table";
 
 function flag(name: string, fallback: number): number {

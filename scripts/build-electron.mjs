@@ -1,5 +1,5 @@
 // Bundles the Electron side with esbuild (no Electron needed, nothing is run):
-//   src/main/index.ts    → out/main/index.js     (ESM; package.json says "type": "module")
+//   src/main/app/electron.ts    → out/main/index.js     (ESM; package.json says "type": "module")
 //   src/preload/index.ts → out/preload/index.cjs (CommonJS: a sandboxed preload cannot be ESM)
 // and copies the tray/window icons to out/assets, so the packaged app needs only out/**.
 // The renderer is built separately by `vite build` into out/renderer.
@@ -36,7 +36,7 @@ const started = Date.now();
 const results = await Promise.all([
   build({
     ...common,
-    entryPoints: [path.join(root, "src/main/index.ts")],
+    entryPoints: [path.join(root, "src/main/app/electron.ts")],
     outfile: path.join(out, "main/index.js"),
     format: "esm",
     // Bundled CommonJS dependencies call require(); give the ESM bundle a real one.

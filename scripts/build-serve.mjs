@@ -1,6 +1,6 @@
 // Bundles browser mode with esbuild, so `npm run serve` runs plain `node` on built code (no tsx
 // wrapper process between the person and the companion):
-//   src/main/serve.ts → out/serve/serve.js (ESM; package.json says "type": "module")
+//   src/main/app/serve.ts → out/serve/serve.js (ESM; package.json says "type": "module")
 // Native addons (keytar, better-sqlite3) stay external and load from node_modules; the bundle
 // must therefore sit inside the repository. SERVE_OUT names another directory directly under
 // out/ (tests build their own copy there without racing `npm run serve`). The file is written
@@ -21,7 +21,7 @@ const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
 
 const started = Date.now();
 const result = await build({
-  entryPoints: [path.join(root, "src/main/serve.ts")],
+  entryPoints: [path.join(root, "src/main/app/serve.ts")],
   outfile: path.join(outDir, "serve.js"),
   bundle: true,
   platform: "node",

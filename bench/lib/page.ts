@@ -4,9 +4,9 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { createCore, type Core } from "../../src/main/core";
-import { startCompanionServer, type CompanionServer } from "../../src/main/http/companion-server";
-import { browserPlatform } from "../../src/main/serve";
+import { createCore, type Core } from "../../src/main/app/core";
+import { startCompanionServer, type CompanionServer } from "../../src/main/app/companion-server";
+import { browserPlatform } from "../../src/main/app/serve";
 import { rendererDir, repoRoot } from "../../test/e2e/harness";
 
 export { launchChromium } from "../../test/e2e/harness";

@@ -3,7 +3,7 @@
 // errors, so both agree. ajv compiles with `new Function`, which the page's CSP forbids.
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { MAX_SCHEMA_STRING, MAX_TOOL_SCHEMA_BYTES } from "../main/limits";
+import { MAX_SCHEMA_STRING, MAX_TOOL_SCHEMA_BYTES } from "../shared/limits";
 import { reduceFormSchema } from "./flat-schema";
 import { prepareFormData, type FormValue } from "./prepare-form-data";
 import { re2RegExp } from "./re2-engine";

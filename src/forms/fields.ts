@@ -4,7 +4,7 @@
 // Total and bounded on any input (a server's schema reaches the page as sent): past the limits of
 // limits.ts it reports the problem, it only ever looks one or two levels into a property, and it
 // never turns a nested value into text (String() of a deep array recurses until it throws).
-import { MAX_ENUM_OPTIONS, MAX_FORM_PROPERTIES, MAX_SCHEMA_STRING } from "../main/limits";
+import { MAX_ENUM_OPTIONS, MAX_FORM_PROPERTIES, MAX_SCHEMA_STRING } from "../shared/limits";
 import { isCredential } from "./credential";
 
 export type FieldKind =

@@ -9,7 +9,7 @@ import {
   MAX_ENUM_OPTIONS,
   MAX_FORM_PROPERTIES,
   MAX_SCHEMA_STRING,
-} from "../main/limits";
+} from "../shared/limits";
 import { isLinearPattern } from "./re2-engine";
 
 type Schema = Record<string, unknown>;

@@ -6,7 +6,7 @@
 // costs input length × program size, so a check past MAX_PATTERN_STEPS skips the pattern too.
 import type { CodeOptions } from "ajv";
 import { RE2JS } from "re2js";
-import { MAX_PATTERN_LENGTH, MAX_PATTERN_STEPS } from "../main/limits";
+import { MAX_PATTERN_LENGTH, MAX_PATTERN_STEPS } from "../shared/limits";
 
 type RegExpEngine = NonNullable<CodeOptions["regExp"]>;
 type RegExpLike = ReturnType<RegExpEngine>;

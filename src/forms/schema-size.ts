@@ -2,7 +2,7 @@
 // count and an estimate of its JSON size (limits.ts), plus what ajv's own check of a schema
 // cannot do quickly (a `type` list is compared item by item for uniqueness: quadratic). It stops
 // at the first bound crossed, so a 100k-option enum costs one short walk, not a stringify.
-import { MAX_JSON_DEPTH, MAX_JSON_NODES, MAX_TOOL_SCHEMA_BYTES } from "../main/limits";
+import { MAX_JSON_DEPTH, MAX_JSON_NODES, MAX_TOOL_SCHEMA_BYTES } from "../shared/limits";
 
 /** Why `schema` is refused before compiling, or undefined. Iterative; never throws. */
 export function toolSchemaProblem(schema: unknown): string | undefined {

@@ -96,7 +96,7 @@ export interface AgentsApplyResult {
 
 /**
  * The Agents view's invoke channels: channel → [argument, result]. contract.ts's InvokeMap
- * extends this (served by src/main/api/agents-handlers.ts).
+ * extends this (served by src/main/client-configs/agents-handlers.ts).
  */
 export interface AgentsInvokeMap {
   "agents:list": [void, AgentView[]];

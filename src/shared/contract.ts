@@ -48,7 +48,7 @@ export interface FormCheck {
 export type AnswerInput = Answer;
 
 /** Invoke channels: channel → [argument, result]. */
-/** The Servers view's actions on the companion's own servers (src/main/api/server-handlers.ts). */
+/** The Servers view's actions on the companion's own servers (src/main/mcp/server-handlers.ts). */
 export interface ServerManagementInvokeMap {
   /** Restart a server now, or retry one in crash-loop (forgets its earlier failures). */
   "servers:restart": [{ name: string }, ServerView[]];

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createCore, type Core } from "../../src/main/core";
-import { startCompanionServer, type CompanionServer } from "../../src/main/http/companion-server";
-import { browserPlatform } from "../../src/main/serve";
+import { createCore, type Core } from "../../src/main/app/core";
+import { startCompanionServer, type CompanionServer } from "../../src/main/app/companion-server";
+import { browserPlatform } from "../../src/main/app/serve";
 import type { Answer, Request } from "../../src/shared/types";
 import { launchChromium, rendererDir, repoRoot } from "./harness";
 

@@ -5,9 +5,9 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { createCore } from "../../src/main/core";
-import { startCompanionServer } from "../../src/main/http/companion-server";
-import { browserPlatform } from "../../src/main/serve";
+import { createCore } from "../../src/main/app/core";
+import { startCompanionServer } from "../../src/main/app/companion-server";
+import { browserPlatform } from "../../src/main/app/serve";
 import type { SecretStore } from "../../src/main/secrets";
 import { rendererDir, repoRoot, type App } from "./harness";
 

@@ -7,9 +7,9 @@ import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
-import { createCore, type Core } from "../../src/main/core";
-import { startCompanionServer, type CompanionServer } from "../../src/main/http/companion-server";
-import { browserPlatform } from "../../src/main/serve";
+import { createCore, type Core } from "../../src/main/app/core";
+import { startCompanionServer, type CompanionServer } from "../../src/main/app/companion-server";
+import { browserPlatform } from "../../src/main/app/serve";
 
 const require = createRequire(import.meta.url);
 export const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));

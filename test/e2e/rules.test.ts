@@ -9,12 +9,12 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { createCore, type Core } from "../../src/main/core";
-import { startCompanionServer, type CompanionServer } from "../../src/main/http/companion-server";
-import { browserPlatform } from "../../src/main/serve";
+import { createCore, type Core } from "../../src/main/app/core";
+import { startCompanionServer, type CompanionServer } from "../../src/main/app/companion-server";
+import { browserPlatform } from "../../src/main/app/serve";
 import { EVERYTHING, launchChromium, rendererDir, repoRoot } from "./harness";
 import type { ToolRunResult } from "../../src/shared/types";
-import { approvalRequest, hookAgent } from "../../src/main/agents";
+import { approvalRequest, hookAgent } from "../../src/main/hooks";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE: string = (require("axe-core") as { source: string }).source;

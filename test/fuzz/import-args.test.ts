@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ArgumentError, HandlerError } from "../../src/main/api/envelope";
-import { createServerManagementHandlers } from "../../src/main/api/server-handlers";
+import { ArgumentError, HandlerError } from "../../src/main/rpc/envelope";
+import { createServerManagementHandlers } from "../../src/main/mcp/server-handlers";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/clients/home", import.meta.url));
 let home: string;

@@ -3,7 +3,7 @@
 // cycles past the node bound) it says so instead of guessing.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonLengthBound } from "../../src/main/json-size";
+import { jsonLengthBound } from "../../src/main/base/json-size";
 
 describe("jsonLengthBound", () => {
   it("is at least the serialised length of any JSON value", () => {

@@ -6,9 +6,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ArgumentError } from "../../src/main/api/envelope";
-import { createServerManagementHandlers } from "../../src/main/api/server-handlers";
-import { parseConfig, parseConfigText } from "../../src/main/mcp/config";
+import { ArgumentError } from "../../src/main/rpc/envelope";
+import { createServerManagementHandlers } from "../../src/main/mcp/server-handlers";
+import { parseConfig, parseConfigText } from "../../src/main/mcp/config/config";
 
 const FILE = '{\n  // kept\n  "mcpServers": { "a": { "command": "node" } }\n}\n';
 let dir: string;

@@ -7,9 +7,9 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCore, type Core } from "../../src/main/core";
-import { startCompanionServer, type CompanionServer } from "../../src/main/http/companion-server";
-import { browserPlatform } from "../../src/main/serve";
+import { createCore, type Core } from "../../src/main/app/core";
+import { startCompanionServer, type CompanionServer } from "../../src/main/app/companion-server";
+import { browserPlatform } from "../../src/main/app/serve";
 
 // Channels whose effects stay in this test (rotating the token or writing secrets would not).
 const CHANNELS = ["inbox:list", "inbox:answer", "servers:list", "tools:run", "forms:check", "tools:check", "url:open", "settings:get"];

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { COMMANDS, main, USAGE } from "../../src/main/cli/main";
 import { HistoryStore } from "../../src/main/history/store";
-import { parseConfig, parseConfigText } from "../../src/main/mcp/config";
+import { parseConfig, parseConfigText } from "../../src/main/mcp/config/config";
 import { fixturesDir } from "../fixtures";
 import { BIN, cli, ROOT, startUntil, tempHome, type TempHome } from "../helpers/cli";
 
@@ -24,7 +24,7 @@ async function inProcess(argv: string[]) {
   const so = vi.spyOn(process.stdout, "write").mockImplementation((c) => (out.push(String(c)), true));
   const se = vi.spyOn(process.stderr, "write").mockImplementation((c) => (err.push(String(c)), true));
   try {
-    const code = await main(argv, { start: async () => (await import("../../src/main/serve")).runServe });
+    const code = await main(argv, { start: async () => (await import("../../src/main/app/serve")).runServe });
     return { code, out: out.join(""), err: err.join("") };
   } finally {
     so.mockRestore();

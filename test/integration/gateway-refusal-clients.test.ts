@@ -24,15 +24,15 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createCore, type Core } from "../../src/main/core";
-import { startCompanionServer, type CompanionServer } from "../../src/main/http/companion-server";
-import { browserPlatform } from "../../src/main/serve";
+import { createCore, type Core } from "../../src/main/app/core";
+import { startCompanionServer, type CompanionServer } from "../../src/main/app/companion-server";
+import { browserPlatform } from "../../src/main/app/serve";
 
 const require = createRequire(import.meta.url);
 const mcpRemote = join(dirname(require.resolve("mcp-remote/package.json")), "dist", "proxy.js");
 const inspectorDir = join(dirname(require.resolve("@modelcontextprotocol/inspector-cli/package.json")), "build");
 
-// Where the companion's explanation says the token is (TOKEN_HELP in src/main/auth/gateway-refusal.ts).
+// Where the companion's explanation says the token is (TOKEN_HELP in src/main/gateway/token-refusal.ts).
 const WHERE_THE_TOKEN_IS = /Copy the current one from the companion's Settings \(or run `toolnexus-companion token`\)/;
 
 let core: Core;

@@ -3,7 +3,7 @@
 // real server-everything and for rich-tools.mjs (MCP Apps _meta.ui, annotations, icons,
 // outputSchema, an app-only tool, a task-only tool). A call's structuredContent passes unchanged.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sanitize } from "../../src/main/mcp/config";
+import { sanitize } from "../../src/main/mcp/config/config";
 import { everythingStdioCommand, fixtureCommand } from "../fixtures";
 import { startCompanion, type Companion } from "./gateway-harness";
 import { gatewaySession, stdioResults } from "./raw-wire";

@@ -5,9 +5,9 @@
 // stays in bounds; an ordinary server beside it connects as usual.
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { createCore, type Core } from "../../src/main/core";
-import { MAX_SERVER_MESSAGE_BYTES } from "../../src/main/limits";
-import { browserPlatform } from "../../src/main/serve";
+import { createCore, type Core } from "../../src/main/app/core";
+import { MAX_SERVER_MESSAGE_BYTES } from "../../src/shared/limits";
+import { browserPlatform } from "../../src/main/app/serve";
 import { fixture } from "../fixtures";
 
 const children: ChildProcess[] = [];

@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCore, type Core } from "../../src/main/core";
-import { startCompanionServer, type CompanionServer } from "../../src/main/http/companion-server";
-import { browserPlatform } from "../../src/main/serve";
-import { MAX_PENDING_PER_CALLER } from "../../src/main/limits";
+import { createCore, type Core } from "../../src/main/app/core";
+import { startCompanionServer, type CompanionServer } from "../../src/main/app/companion-server";
+import { browserPlatform } from "../../src/main/app/serve";
+import { MAX_PENDING_PER_CALLER } from "../../src/shared/limits";
 import { rawExchange, rawRequestBytes, upgradeHeaders } from "../fuzz/http-raw-client";
 import { rawRequest } from "./gateway-harness";
 

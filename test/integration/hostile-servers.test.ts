@@ -3,9 +3,9 @@
 // 100k-option enum, deep and huge tool results. Whatever they send, the companion keeps serving:
 // the servers view serialises, other tools still run, checks answer within 200 ms.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCore, type Core } from "../../src/main/core";
-import { MAX_RESULT_BYTES_TO_PAGE, MAX_SERVER_MESSAGE_BYTES, MAX_TOOLS_PER_SERVER } from "../../src/main/limits";
-import { browserPlatform } from "../../src/main/serve";
+import { createCore, type Core } from "../../src/main/app/core";
+import { MAX_RESULT_BYTES_TO_PAGE, MAX_SERVER_MESSAGE_BYTES, MAX_TOOLS_PER_SERVER } from "../../src/shared/limits";
+import { browserPlatform } from "../../src/main/app/serve";
 import type { InboxEvent } from "../../src/shared/types";
 import { fixtureCommand } from "../fixtures";
 

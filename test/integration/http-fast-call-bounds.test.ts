@@ -4,8 +4,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fastCall } from "../../src/main/mcp/http-fast-call";
-import { MAX_SERVER_MESSAGE_BYTES } from "../../src/main/limits";
+import { fastCall } from "../../src/main/mcp/call-paths/http-fast";
+import { MAX_SERVER_MESSAGE_BYTES } from "../../src/shared/limits";
 
 let server: Server;
 let base: string;

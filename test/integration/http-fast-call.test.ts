@@ -1,4 +1,4 @@
-// The raw paths for tools/call (src/main/mcp/http-fast-call.ts over streamable HTTP, raw-call.ts
+// The raw paths for tools/call (src/main/mcp/call-paths/http-fast.ts over streamable HTTP, raw-call.ts
 // over stdio), against a real SDK server in its own process (test/fixtures/http-calls.mjs): plain
 // calls skip the SDK client (the server sees our string ids), and whatever else comes during the
 // call (an elicitation, a log message), a JSON-RPC error, a cancel and an output schema behave as

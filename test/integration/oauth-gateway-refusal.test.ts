@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from "@modelcontextprotocol/client";
-import { discoveryRoute } from "../../src/main/auth/gateway-refusal";
+import { discoveryRoute } from "../../src/main/gateway/token-refusal";
 import { CallbackHub, callbackRoute } from "../../src/main/auth";
 import { rawRequest } from "./gateway-harness";
 import { createGatewayRoute } from "../../src/main/gateway";

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ORPHAN_DEADLINE_MS } from "../../src/main/limits";
+import { ORPHAN_DEADLINE_MS } from "../../src/shared/limits";
 import { processIdentity } from "../../src/main/process/identity";
 import { KEYCHAIN_HELPER_NAME } from "../../src/main/secrets/keychain-child";
 import { registryPath, writeRegistry } from "../../src/main/process/registry-file";

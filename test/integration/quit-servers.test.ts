@@ -7,9 +7,9 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createCore, type Core } from "../../src/main/core";
-import { QUIT_GRACE_MS } from "../../src/main/limits";
-import { browserPlatform } from "../../src/main/serve";
+import { createCore, type Core } from "../../src/main/app/core";
+import { QUIT_GRACE_MS } from "../../src/shared/limits";
+import { browserPlatform } from "../../src/main/app/serve";
 import { fixture, fixtureCommand } from "../fixtures";
 
 const cleanups: (() => Promise<void> | void)[] = [];

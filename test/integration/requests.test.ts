@@ -233,7 +233,7 @@ describe("/v1/requests validation: 400 with the reason, nothing enters the Inbox
 
 describe("/v1/requests flood cap: per token and connection, never per X-Agent-Name", () => {
   it("opens at most MAX_PENDING_PER_CALLER questions whatever names the caller picks; the rest get 429 with Retry-After", async () => {
-    const { MAX_PENDING_PER_CALLER } = await import("../../src/main/limits");
+    const { MAX_PENDING_PER_CALLER } = await import("../../src/shared/limits");
     const before = companion.added.length;
     const refusals: string[] = [];
     const off = companion.inbox.on((e) => {
@@ -263,7 +263,7 @@ describe("/v1/requests flood cap: per token and connection, never per X-Agent-Na
   });
 
   it("companionWaitFor surfaces a 429 as a CompanionError with the status", async () => {
-    const { MAX_PENDING_PER_CALLER } = await import("../../src/main/limits");
+    const { MAX_PENDING_PER_CALLER } = await import("../../src/shared/limits");
     const waitFor = companionWaitFor({ url: companion.listener.url, token: companion.token, agent: "busy-bot" });
     const held = Array.from({ length: MAX_PENDING_PER_CALLER }, (_, i) => waitFor({ id: `hold-${i}`, kind: "input", prompt: "?" }));
     await until(() => companion.inbox.list().filter((e) => e.request.id.startsWith("hold-")).length === MAX_PENDING_PER_CALLER);

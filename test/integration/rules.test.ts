@@ -14,8 +14,8 @@ import { openHistory, type HistoryHandle } from "../../src/main/history";
 import { openRules, type RulesHandle } from "../../src/main/rules";
 import type { InboxEvent, PendingEntry } from "../../src/shared/types";
 import { fixtureCommand, repoRoot } from "../fixtures";
-import { approvalRequest } from "../../src/main/agents/approval-request";
-import { toEnvelope } from "../../src/main/api/envelope";
+import { approvalRequest } from "../../src/main/hooks/approval-request";
+import { toEnvelope } from "../../src/main/rpc/envelope";
 import { companionWaitFor } from "../../src/main/gateway";
 import { nextQuestion, startCompanion } from "./gateway-harness";
 

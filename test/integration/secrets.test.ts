@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import keytar from "keytar";
 import { gatewayToken, GATEWAY_TOKEN_SECRET, openSecretStore, rotateGatewayToken, SECRET_SERVICE } from "../../src/main/secrets";
 import { fixture, repoRoot } from "../fixtures";
-import { createCore } from "../../src/main/core";
-import { browserPlatform } from "../../src/main/serve";
+import { createCore } from "../../src/main/app/core";
+import { browserPlatform } from "../../src/main/app/serve";
 
 const bin = join(repoRoot, "bin", "toolnexus-companion");
 const hasBus = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS);

@@ -5,7 +5,7 @@ import { render, screen, fireEvent, within } from "@testing-library/svelte";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ApprovalCard from "../../src/renderer/components/ApprovalCard.svelte";
-import { approvalRequest, hookAgent } from "../../src/main/agents";
+import { approvalRequest, hookAgent } from "../../src/main/hooks";
 import { ok } from "./fake-api";
 import type { AnswerInput, Envelope } from "../../src/shared/contract";
 import type { Answer, PendingEntry } from "../../src/shared/types";

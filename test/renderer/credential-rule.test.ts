@@ -8,7 +8,7 @@ import FormField from "../../src/renderer/components/FormField.svelte";
 import { fieldsFromSchema, looksLikeCredential } from "../../src/forms/fields";
 import { maskAnswer, MASK } from "../../src/main/history/mask";
 import { makeRule } from "../../src/main/rules/make";
-import { redactArgs, MASK as VIEW_MASK } from "../../src/main/clients/redact-view";
+import { redactArgs, MASK as VIEW_MASK } from "../../src/main/secrets/redact-view";
 import type { PendingEntry } from "../../src/shared/types";
 
 const CREDENTIALS = [

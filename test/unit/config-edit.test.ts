@@ -4,8 +4,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseConfig, parseConfigText } from "../../src/main/mcp/config";
-import { addServer, ConfigEditError, editConfigFile, editServer, removeServer, setServerEnabled } from "../../src/main/mcp/config-edit";
+import { parseConfig, parseConfigText } from "../../src/main/mcp/config/config";
+import { addServer, ConfigEditError, editConfigFile, editServer, removeServer, setServerEnabled } from "../../src/main/mcp/config/edit";
 
 const BASE = `// my servers
 {

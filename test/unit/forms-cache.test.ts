@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { checkFormAnswer } from "../../src/forms/check-answer";
 import { reduceFormSchema } from "../../src/forms/flat-schema";
-import { MAX_FORM_PROPERTIES } from "../../src/main/limits";
+import { MAX_FORM_PROPERTIES } from "../../src/shared/limits";
 
 const schema = () => ({
   type: "object",

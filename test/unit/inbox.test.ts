@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Inbox, InboxError } from "../../src/main/inbox";
-import { MAX_DECLINE_MESSAGE, MAX_PENDING_TOTAL, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../src/main/limits";
+import { MAX_DECLINE_MESSAGE, MAX_PENDING_TOTAL, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../src/shared/limits";
 import type { InboxEvent, Request } from "../../src/shared/types";
 
 const form = (id: string, schema: Record<string, unknown> = { type: "object", properties: { name: { type: "string" } } }): Request => ({

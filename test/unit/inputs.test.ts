@@ -1,8 +1,8 @@
 // VS Code `${input:ID}`: found in env, args and headers, asked once as a one-field Inbox form
 // (masked for a password), kept in the SecretStore under a stable name, never asked again.
 import { describe, expect, it } from "vitest";
-import { expandHeaders, parseConfig, type ServerConfig } from "../../src/main/mcp/config";
-import { inputRequest, inputSecretName, referencedInputs, resolveInputs, substituteInputs, withInputs } from "../../src/main/mcp/inputs";
+import { expandHeaders, parseConfig, type ServerConfig } from "../../src/main/mcp/config/config";
+import { inputRequest, inputSecretName, referencedInputs, resolveInputs, substituteInputs, withInputs } from "../../src/main/mcp/config/inputs";
 import type { LoadOptions } from "../../src/main/mcp/types";
 import { createMemoryStore } from "../../src/main/secrets/memory-store";
 import { SECRET_NAME } from "../../src/main/secrets/types";

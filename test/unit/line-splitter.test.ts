@@ -1,7 +1,7 @@
 // The line reader under stdio servers and the keychain helper: lines across chunk borders, CRLF,
 // and an endless line refused at its bound in linear time (the SDK's reader rescans per chunk).
 import { describe, expect, it } from "vitest";
-import { LineSplitter, LineTooLongError } from "../../src/main/line-splitter";
+import { LineSplitter, LineTooLongError } from "../../src/main/base/line-splitter";
 
 const b = (text: string) => Buffer.from(text, "utf8");
 

@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { errorEnvelope } from "../../src/main/api/envelope";
-import { createServerManagementHandlers } from "../../src/main/api/server-handlers";
-import { parseConfigText } from "../../src/main/mcp/config";
+import { errorEnvelope } from "../../src/main/rpc/envelope";
+import { createServerManagementHandlers } from "../../src/main/mcp/server-handlers";
+import { parseConfigText } from "../../src/main/mcp/config/config";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/clients/home", import.meta.url));
 let home: string;

@@ -10,10 +10,10 @@ import { checkFormAnswer, checkToolArguments } from "../../forms/check-answer";
 import { InboxError, type Inbox } from "../inbox";
 import { outputForPage } from "../mcp/result";
 import type { McpSource, McpTool } from "../mcp/types";
-import { ArgumentError, HandlerError } from "./envelope";
+import { ArgumentError, HandlerError } from "../rpc/envelope";
 import { GATEWAY_TOKEN_SECRET, type SecretStore } from "./secret-store";
 import type { Platform, SettingsState } from "./settings-state";
-import { booleanField, isPlainObject, noArg, objectArg, stringField } from "./validate";
+import { booleanField, isPlainObject, noArg, objectArg, stringField } from "../rpc/validate";
 
 export type Handlers = { [C in InvokeChannel]: (arg: unknown) => Promise<InvokeResult<C>> };
 /** The channels this map serves; history's and server management's come from their own modules (core merges them). */

@@ -1,7 +1,7 @@
 // The app's settings as one value every view reads: notification pause (with its timer),
 // start-at-login through the platform, the gateway's address, and where secrets live.
 import type { HistorySize, Settings } from "../../shared/contract";
-import { HandlerError } from "./envelope";
+import { HandlerError } from "../rpc/envelope";
 import { GATEWAY_TOKEN_SECRET, tokenPlace, type SecretStore } from "./secret-store";
 import { isOAuthSecret } from "../auth/keys";
 

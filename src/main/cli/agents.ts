@@ -6,12 +6,12 @@ import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { parseArgs } from "node:util";
 import { launcherPath } from "../base/package-root";
-import { apply, changes, diff, listAgents, plan, type AgentStatus, type FileChange } from "../clients/agents";
-import { DEFAULT_COMPANION_URL, gatewayUrl, TOKEN_ENV, TOKEN_INPUT_ID, type ConnectOptions, type Via } from "../clients/connect-form";
-import { currentMachine } from "../clients";
-import { EditError } from "../clients/json-edit";
-import type { ClientWriter } from "../clients/writer";
-import { WRITERS, writerById } from "../clients/writers";
+import { apply, changes, diff, listAgents, plan, type AgentStatus, type FileChange } from "../client-configs/agents";
+import { DEFAULT_COMPANION_URL, gatewayUrl, TOKEN_ENV, TOKEN_INPUT_ID, type ConnectOptions, type Via } from "../client-configs/connect-form";
+import { currentMachine } from "../client-configs";
+import { EditError } from "../client-configs/json-edit";
+import type { ClientWriter } from "../client-configs/writer";
+import { WRITERS, writerById } from "../client-configs/writers";
 import { complainer, errText, field, out, outJson } from "./print";
 import { resolveToken } from "./resolve-token";
 

@@ -6,7 +6,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { complainer } from "./print";
 import { companionUrl, resolveToken } from "./resolve-token";
-import { NotTheCompanion, provenAgent, provenFetch } from "../gateway/proven-connection";
+import { NotTheCompanion, provenAgent, provenFetch } from "./proven-connection";
 import { agentArg } from "./agent-arg";
 import { agentCredential } from "../http/agent-credential";
 

@@ -5,9 +5,9 @@
 // token, and its answers are never read: gateway/proven-connection.ts), flood limit, question cancelled or expired, our deadline reached — the
 // hook prints nothing and exits 0: no verdict, and the agent asks in its own terminal. It never
 // exits 2 (Claude Code reads that as "deny") and never allows anything by itself.
-import { MAX_HOOK_INPUT_BYTES } from "../limits";
-import { answerToVerdict, approvalRequest, HOOK_AGENTS, hookAgent, type HookAgent, type Verdict } from "../agents";
-import { companionWaitFor } from "../gateway/client";
+import { MAX_HOOK_INPUT_BYTES } from "../../shared/limits";
+import { answerToVerdict, approvalRequest, HOOK_AGENTS, hookAgent, type HookAgent, type Verdict } from "../hooks";
+import { companionWaitFor } from "./companion-client";
 import { terminalText } from "../base/terminal-text";
 import { complainer } from "./print";
 import { companionUrl, resolveToken } from "./resolve-token";

@@ -4,10 +4,10 @@
 // that server alone (src/main/mcp/supervisor.ts).
 import { parseArgs } from "node:util";
 import { fileErrorSentence } from "../base/fs-errors";
-import { resolveConfigPath } from "../config-file";
+import { resolveConfigPath } from "../base/config-file";
 import { joinDashValues } from "./args";
 import { complainer, out } from "./print";
-import { addServer, ConfigEditError, editConfigFile, editServer, removeServer, setServerEnabled, type ServerFields } from "../mcp/config-edit";
+import { addServer, ConfigEditError, editConfigFile, editServer, removeServer, setServerEnabled, type ServerFields } from "../mcp/config/edit";
 
 export const EDIT_USAGE = `  toolnexus-companion servers add NAME (--command CMD [--arg A]... | --url URL) [--env K=V]... [--header K=V]... [--config PATH]
   toolnexus-companion servers edit NAME [--command CMD] [--arg A]... [--url URL] [--env K=V]... [--header K=V]... [--config PATH]

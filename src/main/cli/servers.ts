@@ -3,13 +3,13 @@
 // own config (atomically, keeping its comments, unknown keys and servers); --dry-run writes nothing.
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
-import { currentMachine, type FileReport } from "../clients";
-import { buildImport, defaultPick, ImportRefused, readCompanion, typeOf, writeImport } from "../clients/import-plan";
+import { currentMachine, type FileReport } from "../client-configs";
+import { buildImport, defaultPick, ImportRefused, readCompanion, typeOf, writeImport } from "../client-configs/import-plan";
 import { openSecretStore } from "../secrets";
-import type { ImportPlan, PlannedServer } from "../clients/plan";
-import type { Source } from "../clients/types";
-import { resolveConfigPath } from "../config-file";
-import { parseConfig, rawServerMap } from "../mcp/config";
+import type { ImportPlan, PlannedServer } from "../client-configs/plan";
+import type { Source } from "../client-configs/types";
+import { resolveConfigPath } from "../base/config-file";
+import { parseConfig, rawServerMap } from "../mcp/config/config";
 import { terminalJson } from "../base/terminal-text";
 import { complainer, errText, field, out, outJson } from "./print";
 import { EDIT_USAGE, runServerEdit } from "./servers-edit";

@@ -1,5 +1,5 @@
 // `toolnexus-companion start` (alias `serve`): the companion in this process, without the desktop
-// shell — what `npm run serve` runs from its bundle. The composition root (src/main/serve.ts) is
+// shell — what `npm run serve` runs from its bundle. The composition root (src/main/app/serve.ts) is
 // handed to the CLI by its launcher, bin/toolnexus-companion: the CLI layer does not import it.
 export const START_USAGE = `Usage: toolnexus-companion start [--config PATH] [--port N]
        (alias: toolnexus-companion serve; from a checkout also npm run serve -- [--config PATH] [--port N])

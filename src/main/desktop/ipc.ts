@@ -2,7 +2,7 @@
 // core event is forwarded to our window. The allow-list is the contract's INVOKE_CHANNELS.
 import type { IpcMain, IpcMainInvokeEvent } from "electron";
 import { EVENT_CHANNELS, INVOKE_CHANNELS, type Envelope, type EventChannel, type EventMap, type InvokeChannel } from "../../shared/contract";
-import { toEnvelope } from "../api/envelope";
+import { toEnvelope } from "../rpc/envelope";
 import { isTrustedSender, type SenderInfo } from "./guards";
 import type { DesktopCore, DesktopHandlers } from "./types";
 

@@ -5,7 +5,7 @@
 // them; when two servers list the same URI (or template), the first in config order keeps it and
 // the later one's is listed as `toolnexus+<server>:<uri>`, its name saying which server it is
 // from, so nothing is shadowed silently and either can be read.
-import { sanitize } from "../mcp/config";
+import { sanitize } from "../mcp/config/config";
 import type { McpBackend } from "../mcp/types";
 
 /** Pages fetched per server per list: a server that pages forever cannot hold a list open. */

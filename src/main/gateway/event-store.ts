@@ -4,8 +4,8 @@
 // missed, the call's result included. Bounded: the oldest events go first past a count or a size,
 // per session and over all sessions (EventBudget).
 import type { EventStore } from "@modelcontextprotocol/server";
-import { tryStringify } from "../json-bounds";
-import { MAX_MCP_EVENT_BYTES_TOTAL } from "../limits";
+import { tryStringify } from "../base/json-bounds";
+import { MAX_MCP_EVENT_BYTES_TOTAL } from "../../shared/limits";
 
 /** Events kept per session: a call's stream rarely carries more than its progress and result. */
 const MAX_EVENTS = 256;

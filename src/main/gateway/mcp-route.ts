@@ -10,7 +10,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS, type RequestId } from "@modelcontextprotoc
 import type { McpSource } from "../mcp/types";
 import type { Inbox } from "../inbox";
 import { readBody } from "../http/body";
-import { jsonBoundsProblem } from "../json-bounds";
+import { jsonBoundsProblem } from "../base/json-bounds";
 import type { Refusal, Route, RouteAuth } from "../http/listener";
 import { CONNECTION_REFUSED, INVALID_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND, sendJsonRpcError } from "./jsonrpc-errors";
 import { createToolServer, type ToolServer, type WhoAnswers } from "./tool-server";
@@ -19,7 +19,7 @@ import { EventBudget, SessionEvents } from "./event-store";
 import { SessionCaps } from "./session-caps";
 import { boundStreamWrites } from "./stream-bound";
 import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
-import { gatewayChallenge, refusalMessage } from "../auth/gateway-refusal";
+import { gatewayChallenge, refusalMessage } from "./token-refusal";
 
 export interface GatewayOptions {
   source: McpSource;

@@ -15,8 +15,8 @@ import { HttpError, readBody } from "../http/body";
 import type { Route, RouteAuth } from "../http/listener";
 import { bearerToken } from "../http/guard";
 import { parseTarget } from "../http/request-target";
-import { tryStringify } from "../json-bounds";
-import { MAX_PENDING_PER_CALLER } from "../limits";
+import { tryStringify } from "../base/json-bounds";
+import { MAX_PENDING_PER_CALLER } from "../../shared/limits";
 import { checkRequest } from "./validate-request";
 import { AgentGone } from "../inbox/agent-gone";
 

@@ -4,7 +4,7 @@
 // without DELETE. At a cap the least recently used idle session makes room, so stale sessions never
 // lock a fresh agent out (one that comes back gets 404 and initializes again, as the specification
 // has it); only when every session is in use is a new one refused.
-import { MAX_MCP_SESSIONS_PER_CREDENTIAL, MAX_MCP_SESSIONS_TOTAL, MCP_SESSION_IDLE_MIN_MS, MCP_SESSION_IDLE_MS } from "../limits";
+import { MAX_MCP_SESSIONS_PER_CREDENTIAL, MAX_MCP_SESSIONS_TOTAL, MCP_SESSION_IDLE_MIN_MS, MCP_SESSION_IDLE_MS } from "../../shared/limits";
 
 export interface CappedSession {
   /** What authenticated the agent that opened it (http/guard.ts). */

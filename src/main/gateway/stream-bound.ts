@@ -7,7 +7,7 @@
 // is still there reconnects with Last-Event-ID.
 import type { ServerResponse } from "node:http";
 import { WriteBound } from "../base/write-bound";
-import { MAX_PEER_QUEUED_BYTES, PEER_DRAIN_DEADLINE_MS } from "../limits";
+import { MAX_PEER_QUEUED_BYTES, PEER_DRAIN_DEADLINE_MS } from "../../shared/limits";
 
 export function boundStreamWrites(res: ServerResponse, log: (line: string) => void, maxQueuedBytes = MAX_PEER_QUEUED_BYTES): void {
   const bound = new WriteBound(res, {

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import type { CallToolResult, RequestId } from "@modelcontextprotocol/server";
-import { LinkedAbort } from "../mcp/linked-abort";
+import { LinkedAbort } from "../base/linked-abort";
 import { AgentGone } from "../inbox/agent-gone";
 import type { AgentRequest, ExecuteContext, McpSource, SourceEvent } from "../mcp/types";
 import { secretScrubber } from "../secrets/scrub";

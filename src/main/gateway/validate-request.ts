@@ -1,8 +1,8 @@
 // Checks a §10 Request an agent posts before it may enter the Inbox. Every refusal names the rule,
 // so the agent's author can fix the call from the 400 alone.
 import type { Request } from "../../shared/types";
-import { jsonBoundsProblem } from "../json-bounds";
-import { MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../limits";
+import { jsonBoundsProblem } from "../base/json-bounds";
+import { MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../shared/limits";
 
 export type Checked = { ok: true; request: Request } | { ok: false; reason: string };
 

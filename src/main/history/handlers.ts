@@ -1,8 +1,8 @@
 // The History view's channels (history:list, history:clear, history:settings), served by the
 // one handler map. Arguments are untrusted page input: each is checked before the store sees it.
 import type { HistoryInvokeMap } from "../../shared/history";
-import { ArgumentError, HandlerError } from "../api/envelope";
-import { isPlainObject } from "../api/validate";
+import { ArgumentError, HandlerError } from "../rpc/envelope";
+import { isPlainObject } from "../rpc/validate";
 import type { HistoryRecorder } from "./recorder";
 import { HistoryUnavailableError, type HistoryStore } from "./store";
 import { HISTORY_OUTCOMES, MAX_HISTORY_DAYS, type HistoryInfo, type HistoryOutcome, type HistoryPage, type HistoryQuery } from "./types";

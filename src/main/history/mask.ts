@@ -2,7 +2,7 @@
 // title, its description, `format: "password"` or `writeOnly`: src/forms/credential.ts) is stored as MASK, whatever the person typed; a URL
 // keeps only its origin and path, because tokens ride in query strings and fragments.
 import { isCredentialProperty, namesCredential } from "../../forms/credential";
-import { MAX_FORM_PROPERTIES } from "../limits";
+import { MAX_FORM_PROPERTIES } from "../../shared/limits";
 import { fieldsFromSchema } from "../../forms/fields";
 import type { AskedField, FieldOptionTitle } from "./types";
 

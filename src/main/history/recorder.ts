@@ -6,7 +6,7 @@
 // history.
 import type { Answer, InboxEvent, PendingEntry, Request } from "../../shared/types";
 import { sourceKey, type Inbox } from "../inbox";
-import { HISTORY_REFUSED_ROWS_PER_MINUTE, HISTORY_REFUSED_ROWS_PER_SOURCE_PER_MINUTE, MAX_PROMPT_LENGTH } from "../limits";
+import { HISTORY_REFUSED_ROWS_PER_MINUTE, HISTORY_REFUSED_ROWS_PER_SOURCE_PER_MINUTE, MAX_PROMPT_LENGTH } from "../../shared/limits";
 import { fieldsAsked, maskAnswer, reduceUrl, reduceUrlsIn } from "./mask";
 import { HistoryBusyError, HistoryUnavailableError, type HistoryStore, type NewQuestion, type Settlement } from "./store";
 import { HISTORY_BY, type HistoryBy, type HistoryStatus } from "./types";

@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { assertTrusted } from "../base/file-trust";
 import path from "node:path";
 import { explainNativeLoadError } from "../base/native-addon";
-import { HISTORY_BUDGET_BYTES, HISTORY_SOURCE_BUDGET_BYTES } from "../limits";
+import { HISTORY_BUDGET_BYTES, HISTORY_SOURCE_BUDGET_BYTES } from "../../shared/limits";
 import { migrate, SCHEMA_VERSION } from "./migrations";
 import { defaultHistoryPath } from "./paths";
 import {

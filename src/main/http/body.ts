@@ -1,7 +1,7 @@
 // Request bodies for JSON routes: bounded, so one client cannot make the app buffer without end.
 import type { IncomingMessage } from "node:http";
-import { MAX_BODY_BYTES } from "../limits";
-import { jsonBoundsProblem } from "../json-bounds";
+import { MAX_BODY_BYTES } from "../../shared/limits";
+import { jsonBoundsProblem } from "../base/json-bounds";
 
 export { MAX_BODY_BYTES };
 

@@ -5,7 +5,7 @@
 // endpoint; the companion answers HMAC-SHA256(token, context, nonce, its own address). Only the
 // token's holder can compute it, and the address stops a listener on another port from relaying
 // a real companion's answer. The client checks it on the same connection that then carries the
-// token (src/main/gateway/proven-connection.ts).
+// token (src/main/cli/proven-connection.ts).
 //
 // TCP stays, rather than a Unix socket only the companion's user can open: agents like Cursor and
 // VS Code take an HTTP URL, and the proof keeps one listener for all of them.

@@ -8,14 +8,14 @@ import { checkRequest, isLoopbackHost, isLoopbackOrigin, sameSecret, type GuardR
 import { declaredTooLarge, HttpError, MAX_BODY_BYTES } from "./body";
 import { serveStatic } from "./static-files";
 import { parseTarget, targetPath } from "./request-target";
-import { discoveryRoute, gatewayChallenge } from "../auth/gateway-refusal";
+import { discoveryRoute, gatewayChallenge } from "../gateway/token-refusal";
 import {
   HTTP_BODY_GRACE_MS,
   HTTP_BODY_MIN_BYTES_PER_S,
   HTTP_HEADERS_TIMEOUT_MS,
   HTTP_KEEP_ALIVE_TIMEOUT_MS,
   HTTP_REQUEST_TIMEOUT_MS,
-} from "../limits";
+} from "../../shared/limits";
 import { bindFailure, type PortClaim } from "./port-claim";
 import { proofRoute } from "./companion-proof";
 

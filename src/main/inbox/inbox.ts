@@ -2,8 +2,8 @@
 // Request — waits here until it is answered once, expires, is withdrawn, or the app closes.
 import type { Answer, Asker, InboxEvent, PendingEntry, Request, WithdrawReason } from "../../shared/types";
 import { checkFormAnswer } from "../../forms/check-answer";
-import { jsonBoundsProblem } from "../json-bounds";
-import { MAX_DECLINE_MESSAGE, MAX_PENDING_PER_SERVER, MAX_PENDING_TOTAL, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../limits";
+import { jsonBoundsProblem } from "../base/json-bounds";
+import { MAX_DECLINE_MESSAGE, MAX_PENDING_PER_SERVER, MAX_PENDING_TOTAL, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../shared/limits";
 import { InboxError } from "./errors";
 import { AgentGone } from "./agent-gone";
 

@@ -4,9 +4,9 @@
 import { randomUUID } from "node:crypto";
 import type { Answer, Request } from "../../shared/types";
 import { reduceFormSchema } from "../../forms/flat-schema";
-import { jsonBoundsProblem, tryStringify } from "../json-bounds";
-import { jsonLengthBound } from "../json-size";
-import { MAX_BODY_BYTES, MAX_JSON_NODES, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../limits";
+import { jsonBoundsProblem, tryStringify } from "../base/json-bounds";
+import { jsonLengthBound } from "../base/json-size";
+import { MAX_BODY_BYTES, MAX_JSON_NODES, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../shared/limits";
 
 export type ElicitResult =
   | { action: "accept"; content: Record<string, unknown> }

@@ -2,8 +2,8 @@
 // isError ⇒ error with the joined text; structuredContent ⇒ its JSON; else the joined text parts.
 // A result out of the JSON bounds (limits.ts) never reaches a caller: it becomes an error result
 // saying why, so nothing downstream (the gateway's reply, a page's event) tries to serialise it.
-import { jsonBoundsProblem, tryStringify } from "../json-bounds";
-import { MAX_RESULT_BYTES_TO_PAGE } from "../limits";
+import { jsonBoundsProblem, tryStringify } from "../base/json-bounds";
+import { MAX_RESULT_BYTES_TO_PAGE } from "../../shared/limits";
 import type { ToolOutput } from "./types";
 
 interface ContentPart {

@@ -3,8 +3,8 @@
 // way out (core scrubs every server view); inline tokens the scrubber cannot know (`--api-key=…`,
 // `?token=…`, `Bearer …` in an argument) are masked here with the import list's own masking.
 import type { ServerTarget } from "../../shared/types";
-import { redactArgs, redactUrl } from "../clients/redact-view";
-import type { ServerConfig } from "./config";
+import { redactArgs, redactUrl } from "../secrets/redact-view";
+import type { ServerConfig } from "./config/config";
 
 export function targetOf(config: ServerConfig): ServerTarget {
   if (config.type === "remote") return { kind: "remote", url: redactUrl(config.url) };

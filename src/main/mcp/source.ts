@@ -3,9 +3,9 @@
 // (the Java seed's `McpSource.load(config, waitFor)`).
 import type { ServerStatus } from "../../shared/types";
 import { ConcurrencyLimit } from "../base/concurrency";
-import { MAX_CONCURRENT_CONNECTS } from "../limits";
-import { parseConfig, type ServerConfig } from "./config";
-import { ServerConnection } from "./connection";
+import { MAX_CONCURRENT_CONNECTS } from "../../shared/limits";
+import { parseConfig, type ServerConfig } from "./config/config";
+import { ServerConnection } from "./connection/connection";
 import type { LoadOptions, McpBackend, McpSource, McpTool, SourceEvent } from "./types";
 
 /**

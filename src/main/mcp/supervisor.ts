@@ -3,14 +3,14 @@
 // person retries. With a config path, edits to the file are applied live (config-watch.ts), each
 // server started, stopped or restarted on its own while the others keep their connections.
 import type { ServerStatus } from "../../shared/types";
-import { readConfigFile } from "../config-file";
-import { parseConfig, type ServerConfig } from "./config";
-import { diffServers, watchConfig, type ConfigWatch } from "./config-watch";
-import type { ServerConnection } from "./connection";
-import { isLiveRefusal } from "./era";
-import { askAgain } from "./inputs";
+import { readConfigFile } from "../base/config-file";
+import { parseConfig, type ServerConfig } from "./config/config";
+import { diffServers, watchConfig, type ConfigWatch } from "./config/watch";
+import type { ServerConnection } from "./connection/connection";
+import { isLiveRefusal } from "./connection/era";
+import { askAgain } from "./config/inputs";
 import { ConcurrencyLimit } from "../base/concurrency";
-import { MAX_CONCURRENT_CONNECTS } from "../limits";
+import { MAX_CONCURRENT_CONNECTS } from "../../shared/limits";
 import type { McpSource } from "./types";
 
 export interface BackoffOptions {

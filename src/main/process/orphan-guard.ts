@@ -6,7 +6,7 @@
 //  3. keep this companion's registry file (registry-file.ts) for step 1 of the next start, in
 //     case the watchdog was killed too (a killed session, a power-off).
 // An orderly exit closes servers itself; the registry file is removed once none is left.
-import { ORPHAN_DEADLINE_MS } from "../limits";
+import { ORPHAN_DEADLINE_MS } from "../../shared/limits";
 import { liveGroups, onGroupEvent } from "./groups";
 import { processIdentity } from "./identity";
 import { reapPredecessors, type ReapReport } from "./reaper";

@@ -8,7 +8,7 @@ import { readFileSync, renameSync, statSync } from "node:fs";
 import { trustProblem } from "../base/file-trust";
 import { writeFileSafeSync } from "../base/safe-write";
 import type { FormRule } from "../../shared/rules";
-import { MAX_FORM_PROPERTIES } from "../limits";
+import { MAX_FORM_PROPERTIES } from "../../shared/limits";
 import { isCredentialName } from "../history/mask";
 
 /** A person's rules fit in far less; past it the file is not a rules file. */

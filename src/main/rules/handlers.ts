@@ -2,11 +2,11 @@
 // map. Arguments are untrusted page input: each is checked before the store sees it, and a rule is
 // only ever made from a question that is pending now.
 import { RULE_ACTIONS, RULE_SCOPES, type RuleAction, type RuleScope, type RulesInvokeMap } from "../../shared/rules";
-import { ArgumentError, HandlerError } from "../api/envelope";
-import { isPlainObject } from "../api/validate";
+import { ArgumentError, HandlerError } from "../rpc/envelope";
+import { isPlainObject } from "../rpc/validate";
 import type { Inbox } from "../inbox";
 import { InboxError } from "../inbox/errors";
-import { jsonBoundsProblem } from "../json-bounds";
+import { jsonBoundsProblem } from "../base/json-bounds";
 import { RuleRefusedError, type RuleStore } from "./store";
 
 export type RulesHandlers = { [C in keyof RulesInvokeMap]: (arg: unknown) => Promise<RulesInvokeMap[C][1]> };

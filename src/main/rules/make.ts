@@ -7,7 +7,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { ApprovalRule, FormRule, Rule, RuleAction, RuleOffer, RuleScope } from "../../shared/rules";
 import type { PendingEntry } from "../../shared/types";
 import { checkFormAnswer } from "../../forms/check-answer";
-import { describeAction } from "../agents/action";
+import { describeAction } from "../hooks/action";
 import { isCredentialProperty as isCredentialField } from "../../forms/credential";
 import { fieldsAsked } from "../history/mask";
 import { canonicalJson } from "./canonical";

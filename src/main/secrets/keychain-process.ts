@@ -5,7 +5,7 @@
 // helper is let go, so it costs nothing between the keychain reads of start-up and sign-in.
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { LineSplitter } from "../line-splitter";
+import { LineSplitter } from "../base/line-splitter";
 import type { KeytarLike } from "./keytar-store";
 import { KEYCHAIN_HELPER_NAME, nodeHelperSource, type KeychainCall, type KeychainReply } from "./keychain-child";
 

@@ -1,5 +1,5 @@
 // What a server in trouble needs from the person, in plain words, read from its state and the
-// error main reported (src/main/mcp/connection.ts and config.ts word those errors). Pure, so the
+// error main reported (src/main/mcp/connection/connection.ts and config.ts word those errors). Pure, so the
 // wording is tested without a page.
 import type { ServerView } from "../../shared/contract";
 

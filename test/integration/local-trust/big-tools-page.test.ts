@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, repoRoot, startApp, type App, rendererDir } from "../../e2e/harness";
-import { MAX_WS_MESSAGE_BYTES } from "../../../src/main/limits";
+import { MAX_WS_MESSAGE_BYTES } from "../../../src/shared/limits";
 
 const FIXTURE = join(repoRoot, "test", "fixtures", "big-tools.mjs");
 let app: App;

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startListener, type Listener } from "../../../src/main/http/listener";
 import { companionProof, PROOF_PATH } from "../../../src/main/http/companion-proof";
-import { NotTheCompanion, proveSocket, PROOF_TIMEOUT_MS } from "../../../src/main/gateway/proven-connection";
+import { NotTheCompanion, proveSocket, PROOF_TIMEOUT_MS } from "../../../src/main/cli/proven-connection";
 import { rawRequest } from "../gateway-harness";
 
 const TOKEN = "proof-test-token-0123456789";

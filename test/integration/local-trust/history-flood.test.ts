@@ -5,11 +5,11 @@ import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createCore, type Core } from "../../../src/main/core";
-import { startCompanionServer } from "../../../src/main/http/companion-server";
-import { browserPlatform } from "../../../src/main/serve";
+import { createCore, type Core } from "../../../src/main/app/core";
+import { startCompanionServer } from "../../../src/main/app/companion-server";
+import { browserPlatform } from "../../../src/main/app/serve";
 import { HistoryStore } from "../../../src/main/history/store";
-import { HISTORY_REFUSED_ROWS_PER_MINUTE, HISTORY_REFUSED_ROWS_PER_SOURCE_PER_MINUTE } from "../../../src/main/limits";
+import { HISTORY_REFUSED_ROWS_PER_MINUTE, HISTORY_REFUSED_ROWS_PER_SOURCE_PER_MINUTE } from "../../../src/shared/limits";
 
 let core: Core | undefined;
 afterEach(async () => {

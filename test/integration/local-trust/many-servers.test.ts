@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { createCore, type Core } from "../../../src/main/core";
-import { startCompanionServer, type CompanionServer } from "../../../src/main/http/companion-server";
-import { browserPlatform } from "../../../src/main/serve";
+import { createCore, type Core } from "../../../src/main/app/core";
+import { startCompanionServer, type CompanionServer } from "../../../src/main/app/companion-server";
+import { browserPlatform } from "../../../src/main/app/serve";
 
 const SERVERS = Number(process.env.TNC_MANY_SERVERS ?? 2000);
 const WATCH_MS = 4000;

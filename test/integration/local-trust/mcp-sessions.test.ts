@@ -12,7 +12,7 @@ import { setFlagsFromString } from "node:v8";
 import { afterEach, describe, expect, it } from "vitest";
 import { startListener, type Listener } from "../../../src/main/http/listener";
 import { createGatewayRoute, type GatewayOptions, type GatewayRoute } from "../../../src/main/gateway";
-import { MAX_MCP_SESSIONS_PER_CREDENTIAL, MAX_MCP_SESSIONS_TOTAL } from "../../../src/main/limits";
+import { MAX_MCP_SESSIONS_PER_CREDENTIAL, MAX_MCP_SESSIONS_TOTAL } from "../../../src/shared/limits";
 import { standInSource } from "../../unit/api/stand-in-source";
 import { becomesTrue } from "../../helpers/becomes-true";
 

@@ -28,7 +28,7 @@ afterAll(() => {
 
 function serve(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main/serve.ts", ...args], {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main/app/serve.ts", ...args], {
       cwd: repoRoot,
       // Nothing of the person's own: data folder, history, rules and keychain all elsewhere.
       env: { ...process.env, HOME: dir, XDG_DATA_HOME: join(dir, "data"), XDG_CONFIG_HOME: join(dir, "config"), DBUS_SESSION_BUS_ADDRESS: "" },

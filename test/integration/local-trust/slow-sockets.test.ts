@@ -16,7 +16,7 @@ import {
   HTTP_HEADERS_TIMEOUT_MS,
   HTTP_KEEP_ALIVE_TIMEOUT_MS,
   HTTP_REQUEST_TIMEOUT_MS,
-} from "../../../src/main/limits";
+} from "../../../src/shared/limits";
 import { becomesTrue } from "../../helpers/becomes-true";
 
 const TOKEN = "slow-sockets-token";

@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { CompanionError, companionWaitFor } from "../../../src/main/gateway/client";
+import { CompanionError, companionWaitFor } from "../../../src/main/cli/companion-client";
 import { nextQuestion, startCompanion, type Companion } from "../gateway-harness";
 import { repoRoot } from "../../fixtures";
 

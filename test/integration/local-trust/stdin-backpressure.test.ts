@@ -5,10 +5,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
-import { GroupStdioTransport } from "../../../src/main/mcp/stdio-transport";
+import { GroupStdioTransport } from "../../../src/main/mcp/connection/stdio-transport";
 import { loadMcp } from "../../../src/main/mcp/source";
 import type { McpSource } from "../../../src/main/mcp/types";
-import { MAX_PEER_QUEUED_BYTES } from "../../../src/main/limits";
+import { MAX_PEER_QUEUED_BYTES } from "../../../src/shared/limits";
 import { fixtureCommand, fixturesDir } from "../../fixtures";
 import { becomesTrue } from "../../helpers/becomes-true";
 

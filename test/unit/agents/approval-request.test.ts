@@ -2,7 +2,7 @@
 import { describe, it, expect } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { approvalRequest, hookAgent } from "../../../src/main/agents";
+import { approvalRequest, hookAgent } from "../../../src/main/hooks";
 import { checkRequest } from "../../../src/main/gateway/validate-request";
 
 const FIXTURES = join(__dirname, "..", "..", "fixtures", "hooks");

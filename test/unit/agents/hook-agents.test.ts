@@ -1,6 +1,6 @@
 // The agents' hook contracts: what is read from stdin and the exact bytes written back.
 import { describe, it, expect } from "vitest";
-import { HOOK_AGENTS, hookAgent, answerToVerdict } from "../../../src/main/agents";
+import { HOOK_AGENTS, hookAgent, answerToVerdict } from "../../../src/main/hooks";
 import { parseHookArgs, DEFAULT_HOOK_TIMEOUT_SECONDS } from "../../../src/main/cli/hook";
 
 describe("agent output schemas", () => {

@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAgentsHandlers, type AgentsHandlers } from "../../../src/main/api/agents-handlers";
-import { toEnvelope } from "../../../src/main/api/envelope";
-import type { Machine } from "../../../src/main/clients/types";
+import { createAgentsHandlers, type AgentsHandlers } from "../../../src/main/client-configs/agents-handlers";
+import { toEnvelope } from "../../../src/main/rpc/envelope";
+import type { Machine } from "../../../src/main/client-configs/types";
 import type { AgentsPlan } from "../../../src/shared/agents";
 
 const FIXTURE = fileURLToPath(new URL("../../fixtures/agents", import.meta.url));
@@ -86,7 +86,7 @@ describe("agents handlers in a temporary HOME", () => {
     expect(basename(backup)).toBe(".claude.json.bak-20261130T120000Z");
     expect(await readFile(backup, "utf8")).toBe(original);
     // The diff shown was of exactly the bytes now on disk: re-diffing original → now gives it again.
-    const { lineDiff } = await import("../../../src/main/clients/text-diff");
+    const { lineDiff } = await import("../../../src/main/client-configs/text-diff");
     expect(lineDiff(original, await readFile(file, "utf8"), file)).toBe(plan.files[0].diff);
     const claude = result.agents.find((a) => a.id === "claude-code")!;
     expect(claude.connections.map((c) => c.file)).toContain(file);

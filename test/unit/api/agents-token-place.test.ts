@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAgentsHandlers } from "../../../src/main/api/agents-handlers";
-import type { Machine } from "../../../src/main/clients/types";
+import { createAgentsHandlers } from "../../../src/main/client-configs/agents-handlers";
+import type { Machine } from "../../../src/main/client-configs/types";
 import type { AgentView, AgentsPlan, TokenKept } from "../../../src/shared/agents";
 
 const FIXTURE = fileURLToPath(new URL("../../fixtures/agents", import.meta.url));

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeEach } from "vitest";
 import { Inbox, InboxError } from "../../../src/main/inbox";
 import { createHandlers, type CoreHandlers } from "../../../src/main/api/handlers";
 import { SettingsState, type Platform } from "../../../src/main/api/settings-state";
-import { errorEnvelope, toEnvelope } from "../../../src/main/api/envelope";
+import { errorEnvelope, toEnvelope } from "../../../src/main/rpc/envelope";
 import { createMemoryStore } from "../../../src/main/secrets";
 import { standInSource } from "./stand-in-source";
 

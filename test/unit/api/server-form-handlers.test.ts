@@ -6,9 +6,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { errorEnvelope } from "../../../src/main/api/envelope";
-import { createServerManagementHandlers } from "../../../src/main/api/server-handlers";
-import { parseConfigText, rawServerMap } from "../../../src/main/mcp/config";
+import { errorEnvelope } from "../../../src/main/rpc/envelope";
+import { createServerManagementHandlers } from "../../../src/main/mcp/server-handlers";
+import { parseConfigText, rawServerMap } from "../../../src/main/mcp/config/config";
 import type { ServerView } from "../../../src/shared/contract";
 import type { ServerFormValue } from "../../../src/shared/server-form";
 

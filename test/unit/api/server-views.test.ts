@@ -1,8 +1,8 @@
 // One server's event recomputes that server's view only: the others are served from what was
 // kept, and the whole list is never walked (or scrubbed) per event.
 import { describe, expect, it } from "vitest";
-import { ServerViews, toolSummary } from "../../../src/main/api/server-views";
-import { MAX_TOOL_DESCRIPTION_IN_LIST } from "../../../src/main/limits";
+import { ServerViews, toolSummary } from "../../../src/main/mcp/server-views";
+import { MAX_TOOL_DESCRIPTION_IN_LIST } from "../../../src/shared/limits";
 import type { McpTool } from "../../../src/main/mcp/types";
 import type { ServerStatus } from "../../../src/shared/types";
 

@@ -1,7 +1,7 @@
 // The gateway's refusals in the standard's words (RFC 6750 challenge, OAuth discovery paths).
 import { describe, expect, it } from "vitest";
 import { extractWWWAuthenticateParams } from "@modelcontextprotocol/client";
-import { discoveryRefusal, gatewayChallenge } from "../../../src/main/auth/gateway-refusal";
+import { discoveryRefusal, gatewayChallenge } from "../../../src/main/gateway/token-refusal";
 
 describe("gateway refusal", () => {
   it("challenges with invalid_token and a description an SDK client can read back", () => {

@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildImport, fingerprintOf, importView, writeImport, type BuiltImport } from "../../../src/main/clients/import-plan";
-import type { Machine } from "../../../src/main/clients/types";
-import { parseConfigText } from "../../../src/main/mcp/config";
+import { buildImport, fingerprintOf, importView, writeImport, type BuiltImport } from "../../../src/main/client-configs/import-plan";
+import type { Machine } from "../../../src/main/client-configs/types";
+import { parseConfigText } from "../../../src/main/mcp/config/config";
 
 const FIXTURE = fileURLToPath(new URL("../../fixtures/clients/home", import.meta.url));
 let home: string;

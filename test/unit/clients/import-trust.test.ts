@@ -6,10 +6,10 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { discover } from "../../../src/main/clients";
-import { buildImport, defaultPick, importView } from "../../../src/main/clients/import-plan";
-import { planImport } from "../../../src/main/clients/plan";
-import type { Machine } from "../../../src/main/clients/types";
+import { discover } from "../../../src/main/client-configs";
+import { buildImport, defaultPick, importView } from "../../../src/main/client-configs/import-plan";
+import { planImport } from "../../../src/main/client-configs/plan";
+import type { Machine } from "../../../src/main/client-configs/types";
 
 let home: string;
 let machine: Machine;
@@ -65,7 +65,7 @@ describe("Claude Code's per-project trust", () => {
 
   it("a project Claude Code never opened is untrusted; a --from of its .mcp.json says the same", async () => {
     await project("never-opened", { stray: { command: "node", args: ["x.js"] } });
-    const { readFrom } = await import("../../../src/main/clients");
+    const { readFrom } = await import("../../../src/main/client-configs");
     const read = await readFrom(join(dir("never-opened"), ".mcp.json"), machine);
     expect(Array.isArray(read) && read[0].servers[0].untrusted).toMatch(/^not trusted in Claude Code: you have not accepted/);
   });

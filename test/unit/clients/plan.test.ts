@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { FileReport } from "../../../src/main/clients";
-import { applyPlan, planImport } from "../../../src/main/clients/plan";
-import type { CompanionEntry } from "../../../src/main/clients/types";
-import { parseConfigText } from "../../../src/main/mcp/config";
+import type { FileReport } from "../../../src/main/client-configs";
+import { applyPlan, planImport } from "../../../src/main/client-configs/plan";
+import type { CompanionEntry } from "../../../src/main/client-configs/types";
+import { parseConfigText } from "../../../src/main/mcp/config/config";
 
 function report(client: FileReport["client"], servers: Record<string, CompanionEntry>): FileReport {
   const file = `/h/${client}.json`;

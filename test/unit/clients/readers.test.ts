@@ -2,8 +2,8 @@
 // client's documentation (test/fixtures/clients/home is a HOME with one of each, and a project).
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CLIENTS, discover, readFrom, type FileReport } from "../../../src/main/clients";
-import type { Machine } from "../../../src/main/clients/types";
+import { CLIENTS, discover, readFrom, type FileReport } from "../../../src/main/client-configs";
+import type { Machine } from "../../../src/main/client-configs/types";
 
 const HOME = fileURLToPath(new URL("../../fixtures/clients/home", import.meta.url));
 const PROJECT = `${HOME}/project`;

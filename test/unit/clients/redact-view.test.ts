@@ -1,6 +1,6 @@
 // What the import list may show the page of a found server's command line and URL.
 import { describe, expect, it } from "vitest";
-import { MASK, redactArgs, redactUrl } from "../../../src/main/clients/redact-view";
+import { MASK, redactArgs, redactUrl } from "../../../src/main/secrets/redact-view";
 
 describe("redactArgs", () => {
   it("masks a secret flag's value, in either spelling, and KEY=value pairs", () => {

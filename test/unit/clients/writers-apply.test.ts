@@ -4,10 +4,10 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { apply, diff, plan } from "../../../src/main/clients/agents";
-import { EditError } from "../../../src/main/clients/json-edit";
-import type { Machine } from "../../../src/main/clients/types";
-import { writerById } from "../../../src/main/clients/writers";
+import { apply, diff, plan } from "../../../src/main/client-configs/agents";
+import { EditError } from "../../../src/main/client-configs/json-edit";
+import type { Machine } from "../../../src/main/client-configs/types";
+import { writerById } from "../../../src/main/client-configs/writers";
 
 let home: string;
 let machine: Machine;

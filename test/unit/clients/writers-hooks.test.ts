@@ -5,9 +5,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { findOurHooks, hookCommand, HOOK_TIMEOUT_SECONDS, installHook, isOurHook, removeHookCandidates, type HookAgentId } from "../../../src/main/clients/hook-edit";
-import { parseJsonc } from "../../../src/main/clients/json-edit";
-import { undo } from "../../../src/main/clients/writer";
+import { findOurHooks, hookCommand, HOOK_TIMEOUT_SECONDS, installHook, isOurHook, removeHookCandidates, type HookAgentId } from "../../../src/main/client-configs/hook-edit";
+import { parseJsonc } from "../../../src/main/client-configs/json-edit";
+import { undo } from "../../../src/main/client-configs/writer";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/agents/home", import.meta.url));
 const fixture = (path: string) => readFileSync(join(FIXTURES, path), "utf8");

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { EVENT_CHANNELS, INVOKE_CHANNELS, type EventChannel, type EventMap } from "../../../src/shared/contract";
-import { ArgumentError } from "../../../src/main/api/envelope";
+import { ArgumentError } from "../../../src/main/rpc/envelope";
 import { InboxError } from "../../../src/main/inbox/errors";
 import { APP_URL } from "../../../src/main/desktop/app-url";
 import { forwardEvents, handle, isInvokeChannel, registerHandlers, senderInfo, type InvokeListener } from "../../../src/main/desktop/ipc";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createCore } from "../../../src/main/core";
-import { browserPlatform } from "../../../src/main/serve";
+import { createCore } from "../../../src/main/app/core";
+import { browserPlatform } from "../../../src/main/app/serve";
 import { readWhoAnswers, whoAnswersFor } from "../../../src/main/gateway/who-answers";
-import { parseConfig } from "../../../src/main/mcp/config";
+import { parseConfig } from "../../../src/main/mcp/config/config";
 
 describe("who answers a server's question during an agent's call", () => {
   it("defaults to the person, with or without a gateway section", () => {

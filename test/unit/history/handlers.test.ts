@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createHistoryHandlers, historyOffHandlers } from "../../../src/main/history/handlers";
 import { HistoryStore } from "../../../src/main/history/store";
 import { SCHEMA_VERSION } from "../../../src/main/history/migrations";
-import { errorEnvelope } from "../../../src/main/api/envelope";
+import { errorEnvelope } from "../../../src/main/rpc/envelope";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 // The §10 Request check for /v1/requests: days that do not exist, and bounds on what is kept.
 import { describe, expect, it } from "vitest";
 import { checkPostedRequest as checkRequest, isRfc3339 } from "../../../src/main/gateway";
-import { MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../../src/main/limits";
+import { MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../../src/shared/limits";
 
 describe("isRfc3339", () => {
   it.each(["2030-02-30T00:00:00Z", "2026-04-31T12:00:00Z", "2025-02-29T00:00:00Z", "2100-02-29T00:00:00Z", "2026-06-31T00:00:00+02:00", "2026-11-31 00:00:00Z"])(

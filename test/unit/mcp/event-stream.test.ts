@@ -1,9 +1,9 @@
-// The fast path's event-stream reader (src/main/mcp/http-fast-call.ts): events split anywhere
+// The fast path's event-stream reader (src/main/mcp/call-paths/http-fast.ts): events split anywhere
 // across chunks, CRLF and CR line ends (a CRLF split between chunks too), multi-line data,
 // comments and non-data fields ignored, a non-JSON event skipped.
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { readEventStream } from "../../../src/main/mcp/http-fast-call";
+import { readEventStream } from "../../../src/main/mcp/call-paths/http-fast";
 
 function read(chunks: string[]): Promise<unknown[]> {
   const stream = new PassThrough();

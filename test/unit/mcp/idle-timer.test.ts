@@ -1,7 +1,7 @@
 // The call watchdog counts idle time only: held while a question is open (even past its
 // deadline), started over on release and on activity, never firing after stop or twice.
 import { describe, expect, it } from "vitest";
-import { IdleTimer } from "../../../src/main/mcp/idle-timer";
+import { IdleTimer } from "../../../src/main/mcp/connection/idle-timer";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,7 +1,7 @@
 // A released LinkedAbort hands its controller to the next one only when its signal was never
 // aborted and nobody listens to it: a cancel can never reach another question's or call's reader.
 import { describe, expect, it } from "vitest";
-import { LinkedAbort } from "../../../src/main/mcp/linked-abort";
+import { LinkedAbort } from "../../../src/main/base/linked-abort";
 
 describe("LinkedAbort.release", () => {
   it("reuses a clean controller", () => {

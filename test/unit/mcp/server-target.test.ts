@@ -3,7 +3,7 @@
 // the scrubber knows are replaced later, on every server view's way out (core.ts).
 import { describe, expect, it } from "vitest";
 import { targetOf } from "../../../src/main/mcp/server-target";
-import type { LocalServerConfig, RemoteServerConfig } from "../../../src/main/mcp/config";
+import type { LocalServerConfig, RemoteServerConfig } from "../../../src/main/mcp/config/config";
 
 const common = { enabled: true, timeout: 1000, callTimeout: 1000, protocol: "legacy" as const };
 const local = (command: string, args: string[], cwd?: string): LocalServerConfig => ({ name: "s", type: "local", command, args, env: { API_KEY: "sk-live-aaaaaaaaaaaaaaaa" }, ...(cwd ? { cwd } : {}), ...common });

@@ -2,7 +2,7 @@
 // can fail (its stdin closed) before that output is read. outputSettled lets the failure wait for
 // the stderr pipe to close, briefly, so the message quotes what the server said.
 import { describe, expect, it } from "vitest";
-import { GroupStdioTransport } from "../../../src/main/mcp/stdio-transport";
+import { GroupStdioTransport } from "../../../src/main/mcp/connection/stdio-transport";
 
 const script = `setTimeout(() => { process.stderr.write("boom: no API key\\n"); setTimeout(() => process.exit(1), 20); }, 200);`;
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { processIdentity } from "../../../src/main/process/identity";
 import { reapPredecessors } from "../../../src/main/process/reaper";
 import { registryPath, stateDir, writeRegistry, type RegistryRecord } from "../../../src/main/process/registry-file";
-import { ORPHAN_DEADLINE_MS } from "../../../src/main/limits";
+import { ORPHAN_DEADLINE_MS } from "../../../src/shared/limits";
 import { isAlive, stubbornGroup, waitForGroupGone, type Group } from "./helpers";
 
 const groups: Group[] = [];

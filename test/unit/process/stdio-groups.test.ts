@@ -1,7 +1,7 @@
 // GroupStdioTransport and the list of live groups: each server's group is listed while it lives,
 // and what a server leaves in its group when it exits on its own is ended too.
 import { afterEach, describe, expect, it } from "vitest";
-import { GroupStdioTransport } from "../../../src/main/mcp/stdio-transport";
+import { GroupStdioTransport } from "../../../src/main/mcp/connection/stdio-transport";
 import { liveGroups, onGroupEvent, type GroupEvent } from "../../../src/main/process/groups";
 import { isAlive, membersOf, waitForGroupGone } from "./helpers";
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WATCHDOG_SCRIPT } from "../../../src/main/process/watchdog-script";
 import { groupEnded, groupStarted } from "../../../src/main/process/groups";
 import { startWatchdog } from "../../../src/main/process/watchdog";
-import { ORPHAN_DEADLINE_MS } from "../../../src/main/limits";
+import { ORPHAN_DEADLINE_MS } from "../../../src/shared/limits";
 import { isAlive, stubbornGroup, waitForGroupGone, type Group } from "./helpers";
 
 const groups: Group[] = [];

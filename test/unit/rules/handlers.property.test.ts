@@ -3,7 +3,7 @@
 // that fires — the very next identical question is answered by it, with the values it holds.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { toEnvelope } from "../../../src/main/api/envelope";
+import { toEnvelope } from "../../../src/main/rpc/envelope";
 import { isCredentialField } from "../../../src/main/history/mask";
 import { Inbox } from "../../../src/main/inbox";
 import type { InboxEvent } from "../../../src/shared/types";

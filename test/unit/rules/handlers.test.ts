@@ -1,7 +1,7 @@
 // The rules channels as the page calls them: arguments checked, rules made only from pending
 // questions, refusals with a code the page can branch on and a reason it can show.
 import { afterEach, describe, expect, it } from "vitest";
-import { toEnvelope } from "../../../src/main/api/envelope";
+import { toEnvelope } from "../../../src/main/rpc/envelope";
 import { Inbox } from "../../../src/main/inbox";
 import { createRulesHandlers } from "../../../src/main/rules/handlers";
 import { RuleStore } from "../../../src/main/rules/store";

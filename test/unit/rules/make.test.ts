@@ -1,6 +1,6 @@
 // Which questions can have a rule, and why not: every refusal a person could meet, in words.
 import { describe, expect, it } from "vitest";
-import { approvalRequest } from "../../../src/main/agents/approval-request";
+import { approvalRequest } from "../../../src/main/hooks/approval-request";
 import { makeRule, offerFor } from "../../../src/main/rules/make";
 import type { PendingEntry, Request } from "../../../src/shared/types";
 

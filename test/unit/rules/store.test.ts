@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync,
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { approvalRequest } from "../../../src/main/agents/approval-request";
+import { approvalRequest } from "../../../src/main/hooks/approval-request";
 import { Inbox } from "../../../src/main/inbox";
 import { openRules } from "../../../src/main/rules";
 import { MAX_RULE_ANSWERS_PER_MINUTE, RuleRefusedError, RuleStore } from "../../../src/main/rules/store";

@@ -1,0 +1,573 @@
+// Reads an MCP server config in the shapes people already have (Claude Desktop, Claude Code, Cursor,
+// VS Code, Windsurf, Zed, opencode, Gemini CLI): `mcpServers` / `servers` / `context_servers` / `mcp`
+// (and opencode's newer `mcp.servers`), or a bare map of servers. Comments and trailing commas are
+// accepted (JSONC). Per-server mistakes become that server's error so the others still load; an
+// entry that is not a server at all (a settings key) is skipped with the reason; only an unusable
+// whole is thrown.
+import { readFileSync, statSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import { pathToFileURL } from "node:url";
+import { trustProblem } from "../../base/file-trust";
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Keys a bare server map may carry that are not servers (toolnexus config sections). */
+const RESERVED_KEYS = new Set(["builtins", "agents", "a2a", "mcpServer", "gateway"]);
+const WRAPPER_KEYS = ["mcpServers", "servers", "context_servers", "mcp"] as const;
+/** The keys that make an entry a server; an entry with none of them is some other setting. */
+const SERVER_KEYS = ["command", "url", "serverUrl", "httpUrl", "type"] as const;
+/** An `envFile` is a handful of KEY=VALUE lines; anything this big is not one. */
+const MAX_ENV_FILE_BYTES = 1024 * 1024;
+
+/** Which protocol era to ask for: `auto` probes for 2026-07-28, `legacy` speaks 2025-11-25. */
+export type ProtocolChoice = "auto" | "legacy";
+
+interface Common {
+  name: string;
+  enabled: boolean;
+  /** Bound on each connect phase: spawn/connect, initialize, tools/list. */
+  timeout: number;
+  /** Idle time a tool call may go without a response, progress or pending question. */
+  callTimeout: number;
+  protocol: ProtocolChoice;
+  /** VS Code `inputs` recorded beside the entry by an import: what `${input:ID}` asks (mcp/inputs.ts). */
+  inputs?: InputSpec[];
+  /**
+   * The person's folders for this server's `roots/list`, as `file://` URIs: answered when no
+   * calling agent has roots of its own (absent: an empty list).
+   */
+  roots?: Array<{ uri: string; name: string }>;
+  /** Not from the config file: runs for this session only (the first run's demo server). */
+  sessionOnly?: boolean;
+}
+
+/** A VS Code input a server refers to: its id, the description shown when asking, whether it is a password. */
+export interface InputSpec {
+  id: string;
+  description?: string;
+  password?: boolean;
+}
+
+export interface LocalServerConfig extends Common {
+  type: "local";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+export interface RemoteServerConfig extends Common {
+  type: "remote";
+  url: string;
+  /** Values may hold `${ENV}` and `${secret:NAME}`; expanded at connect time, never logged. */
+  headers: Record<string, string>;
+  /** `sse` forces the legacy SSE transport; `auto` tries streamable HTTP, then SSE. */
+  transport: "auto" | "streamable-http" | "sse";
+  /** A client registered with the server's authorization server beforehand (src/main/auth). */
+  oauth?: { clientId: string; clientSecret?: string; scopes?: string[] };
+}
+
+export type ServerConfig = LocalServerConfig | RemoteServerConfig;
+
+export interface ServerConfigError {
+  name: string;
+  error: string;
+}
+
+/** An entry of the server map that is not a server (another setting, an extension's entry). */
+export interface SkippedEntry {
+  name: string;
+  reason: string;
+}
+
+export interface ParsedConfig {
+  servers: ServerConfig[];
+  /** Servers that could not be read; each becomes status `failed` with this error. */
+  invalid: ServerConfigError[];
+  /** Entries that are not servers at all; never started, never shown as failed. */
+  skipped: SkippedEntry[];
+}
+
+export interface ParseOptions {
+  /**
+   * Where `${VAR}` in command, args, env, cwd, url and envFile comes from (default: this
+   * process's environment). Headers keep their references until connect time, when secrets
+   * are at hand too.
+   */
+  env?: Record<string, string | undefined>;
+  /** false: keep every `${…}` as written (for listing the config), and read no envFile. */
+  expand?: boolean;
+}
+
+export class McpConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "McpConfigError";
+  }
+}
+
+type Raw = Record<string, unknown>;
+const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** 1-based line and column of a character offset, for messages a person can act on. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, column: before.length - before.lastIndexOf("\n") };
+}
+
+/**
+ * Parses JSON text, naming the line and column of the first syntax error. `jsonc` (the default)
+ * accepts comments and trailing commas, as VS Code, Zed and opencode do; `jsonc: false` is for
+ * files whose own client reads strict JSON, so we refuse what that client would refuse.
+ */
+export function parseConfigText(text: string, origin = "MCP config", options: { jsonc?: boolean } = {}): unknown {
+  const jsonc = options.jsonc !== false;
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: jsonc, disallowComments: !jsonc, allowEmptyContent: false });
+  if (errors.length > 0) {
+    const first = errors[0];
+    const { line, column } = lineAndColumn(text, first.offset);
+    throw new McpConfigError(`${origin} is not valid JSON${jsonc ? "" : " (this file takes no comments or trailing commas)"} (line ${line}, column ${column}): ${describeParseError(first.error)}`);
+  }
+  return value;
+}
+
+function describeParseError(code: ParseError["error"]): string {
+  const name = printParseErrorCode(code);
+  const words: Record<string, string> = {
+    InvalidCommentToken: "a comment",
+    PropertyNameExpected: "expected a property name (a trailing comma?)",
+    ValueExpected: "expected a value (a trailing comma?)",
+    ColonExpected: "expected a colon",
+    CommaExpected: "expected a comma",
+    CloseBraceExpected: "expected }",
+    CloseBracketExpected: "expected ]",
+    EndOfFileExpected: "unexpected text after the end",
+    UnexpectedEndOfString: "a string that never ends",
+    UnexpectedEndOfComment: "a comment that never ends",
+    InvalidSymbol: "an unexpected character",
+  };
+  return words[name] ?? name;
+}
+
+/** True when the object looks like one server rather than a map of servers. */
+const looksLikeServer = (value: Raw) => SERVER_KEYS.some((k) => k in value);
+
+/** Finds the server map inside any supported shape. */
+function serverMap(config: unknown): Raw {
+  if (!isObject(config)) {
+    const shape = Array.isArray(config) ? "an array" : config === null ? "null" : `a ${typeof config}`;
+    throw new McpConfigError(`MCP config must be an object of servers (under "mcpServers", "servers" or "mcp"), not ${shape}.`);
+  }
+  for (const key of WRAPPER_KEYS) {
+    if (key in config) {
+      const inner = config[key];
+      if (!isObject(inner)) {
+        throw new McpConfigError(`MCP config "${key}" must be an object mapping server names to servers.`);
+      }
+      // opencode's newer layout (and VS Code's settings.json) nest the map one level down:
+      // `mcp: { servers: { … } }`. A server that is itself named "servers" has a command or url.
+      if (key === "mcp" && isObject(inner.servers) && !looksLikeServer(inner.servers)) return inner.servers;
+      return inner;
+    }
+  }
+  const entries = Object.entries(config).filter(([k]) => !RESERVED_KEYS.has(k));
+  if (entries.length > 0 && !entries.some(([, v]) => isObject(v))) {
+    throw new McpConfigError(
+      `MCP config has no recognisable servers: expected "mcpServers", "servers", "mcp", or a map of server objects; found keys ${entries
+        .map(([k]) => JSON.stringify(k))
+        .join(", ")}.`,
+    );
+  }
+  return Object.fromEntries(entries);
+}
+
+// ---- variables -------------------------------------------------------------------------------
+
+/** A reference inside a config string, in the companion's own syntax. */
+export type Reference =
+  | { kind: "env"; name: string; fallback?: string }
+  | { kind: "secret"; name: string }
+  | { kind: "input"; id: string };
+
+interface Found {
+  ref: Reference;
+  start: number;
+  end: number;
+}
+
+/**
+ * Every reference in `template`: `${VAR}`, `${VAR:-default}`, `${env:VAR}` and `{env:VAR}` (the
+ * spellings of VS Code/Cursor and opencode, accepted so their files work as they are),
+ * `${secret:NAME}`, and `${input:ID}` (VS Code's prompt, kept until it is answered). A `${…}`
+ * that is none of these is left as text.
+ */
+export function findReferences(template: string): Found[] {
+  const out: Found[] = [];
+  for (const m of template.matchAll(/\$\{([^{}]*)\}|\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (m[2] !== undefined) {
+      out.push({ ref: { kind: "env", name: m[2] }, start, end });
+      continue;
+    }
+    const inner = m[1];
+    let found: RegExpExecArray | null;
+    if ((found = /^(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/.exec(inner))) {
+      out.push({ ref: { kind: "env", name: found[1], ...(found[2] !== undefined ? { fallback: found[2] } : {}) }, start, end });
+    } else if ((found = /^secret:([A-Za-z_][A-Za-z0-9_.-]*)$/.exec(inner))) {
+      out.push({ ref: { kind: "secret", name: found[1] }, start, end });
+    } else if ((found = /^input:(.+)$/.exec(inner))) {
+      out.push({ ref: { kind: "input", id: found[1] }, start, end });
+    }
+  }
+  return out;
+}
+
+/** Replaces each reference with what `resolve` gives for it; `resolve` throws to refuse one. */
+function substitute(template: string, resolve: (ref: Reference) => string): string {
+  let value = "";
+  let last = 0;
+  for (const { ref, start, end } of findReferences(template)) {
+    value += template.slice(last, start) + resolve(ref);
+    last = end;
+  }
+  return value + template.slice(last);
+}
+
+/** The `inputs` an import recorded beside a server, by id (VS Code's description and password flag). */
+function inputInfo(raw: Raw): Map<string, InputSpec> {
+  const map = new Map<string, InputSpec>();
+  if (!Array.isArray(raw.inputs)) return map;
+  for (const input of raw.inputs) {
+    if (isObject(input) && typeof input.id === "string") {
+      map.set(input.id, {
+        id: input.id,
+        ...(typeof input.description === "string" ? { description: input.description } : {}),
+        ...(input.password === true ? { password: true } : {}),
+      });
+    }
+  }
+  return map;
+}
+
+/** Fields whose `${input:ID}` is asked at connect time (mcp/inputs.ts); elsewhere an input is refused. */
+const INPUT_FIELDS = /^(?:env\.|args\[)/;
+
+function envResolver(field: string, env: Record<string, string | undefined>, inputs: Map<string, InputSpec>) {
+  return (ref: Reference): string => {
+    if (ref.kind === "input") {
+      // Kept as written: the connection asks for it (once) and puts the answer in at connect time.
+      if (INPUT_FIELDS.test(field)) return `\${input:${ref.id}}`;
+      const about = inputs.get(ref.id)?.description;
+      throw new Error(`${field} uses the input "${ref.id}"${about ? ` (${about})` : ""}; inputs are asked for only in env, args and headers`);
+    }
+    if (ref.kind === "secret") {
+      // Kept as written in env (an imported literal moved to the keychain): read at connect time.
+      if (field.startsWith("env.")) return `\${secret:${ref.name}}`;
+      throw new Error(`${field} uses \${secret:${ref.name}}, which is read in env and headers only`);
+    }
+    const value = env[ref.name];
+    if (value !== undefined) return value;
+    if (ref.fallback !== undefined) return ref.fallback;
+    throw new Error(`${field} needs the environment variable ${ref.name}, which is not set`);
+  };
+}
+
+/** KEY=VALUE lines as VS Code and Cursor read an `envFile`: `#` comments, optional `export`, quotes. */
+export function parseEnvFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
+    if (!m) continue;
+    let value = m[2];
+    const quote = value[0];
+    if ((quote === '"' || quote === "'") && value.length >= 2 && value.endsWith(quote)) {
+      value = value.slice(1, -1);
+      if (quote === '"') value = value.replace(/\\n/g, "\n").replace(/\\r/g, "\r").replace(/\\(["\\])/g, "$1");
+    } else {
+      value = value.replace(/\s+#.*$/, "").trim();
+    }
+    out[m[1]] = value;
+  }
+  return out;
+}
+
+function readEnvFile(path: string): Record<string, string> {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch (error) {
+    throw new Error(`envFile "${path}" cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (size > MAX_ENV_FILE_BYTES) throw new Error(`envFile "${path}" is ${size} bytes; an env file over ${MAX_ENV_FILE_BYTES} bytes is refused`);
+  // Its variables reach a server's process (LD_PRELOAD, PATH): one others can change is refused.
+  const untrusted = trustProblem(path);
+  if (untrusted) throw new Error(`envFile "${path}" is refused: ${untrusted}`);
+  return parseEnvFile(readFileSync(path, "utf8"));
+}
+
+// ---- one server ------------------------------------------------------------------------------
+
+function stringMap(value: unknown, what: string): Record<string, string> {
+  if (value === undefined) return {};
+  if (!isObject(value)) throw new Error(`${what} must be an object of strings`);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") {
+      throw new Error(`${what}.${k} must be a string`);
+    }
+    out[k] = String(v);
+  }
+  return out;
+}
+
+/** `oauth: { clientId, clientSecret?, scopes? }`: a pre-registered OAuth client; `${VAR}` expands. */
+function oauthClient(value: unknown, text: (value: string, field: string) => string): RemoteServerConfig["oauth"] {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) throw new Error("oauth must be an object { clientId, clientSecret?, scopes? }");
+  if (typeof value.clientId !== "string" || value.clientId === "") throw new Error("oauth.clientId must be a non-empty string");
+  if (value.clientSecret !== undefined && typeof value.clientSecret !== "string") throw new Error("oauth.clientSecret must be a string");
+  const scopes = value.scopes;
+  if (scopes !== undefined && (!Array.isArray(scopes) || scopes.some((s) => typeof s !== "string" || /\s/.test(s) || s === ""))) {
+    throw new Error("oauth.scopes must be a list of scope names without spaces");
+  }
+  return {
+    clientId: text(value.clientId, "oauth.clientId"),
+    ...(typeof value.clientSecret === "string" ? { clientSecret: text(value.clientSecret, "oauth.clientSecret") } : {}),
+    ...(scopes ? { scopes: [...(scopes as string[])] } : {}),
+  };
+}
+
+function positiveMs(value: unknown, what: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new Error(`${what} must be a positive number of milliseconds`);
+  }
+  return value;
+}
+
+const REMOTE_TYPES = ["remote", "http", "streamable-http", "streamablehttp", "sse"];
+const LOCAL_TYPES = ["local", "stdio"];
+
+/** The one URL of a remote entry: `url`, Windsurf's `serverUrl` or Gemini CLI's `httpUrl`. */
+function remoteUrl(raw: Raw): { url?: unknown; key?: string } {
+  const given = (["url", "serverUrl", "httpUrl"] as const).filter((k) => raw[k] !== undefined);
+  if (given.length > 1 && new Set(given.map((k) => raw[k])).size > 1) {
+    throw new Error(`give one of ${given.map((k) => `\`${k}\``).join(", ")}, not several`);
+  }
+  return given.length === 0 ? {} : { url: raw[given[0]], key: given[0] };
+}
+
+function parseServer(name: string, raw: Raw, options: ParseOptions): ServerConfig {
+  const expand = options.expand !== false;
+  const env = options.env ?? process.env;
+  const inputs = inputInfo(raw);
+  const text = (value: string, field: string) => (expand ? substitute(value, envResolver(field, env, inputs)) : value);
+  const recorded = { ...(inputs.size > 0 ? { inputs: [...inputs.values()] } : {}), ...folderRoots(raw.roots) };
+
+  const enabled = raw.disabled !== true && raw.enabled !== false;
+  const timeout = positiveMs(raw.timeout, "timeout", DEFAULT_TIMEOUT_MS);
+  const callTimeout = positiveMs(raw.callTimeout, "callTimeout", 60_000);
+  const type = typeof raw.type === "string" ? raw.type.toLowerCase() : undefined;
+  const { url: rawUrl, key: urlKey } = remoteUrl(raw);
+  const isRemote = type ? REMOTE_TYPES.includes(type) : rawUrl !== undefined;
+  const isLocal = type ? LOCAL_TYPES.includes(type) : raw.command !== undefined;
+  if (type && !isRemote && !isLocal) throw new Error(`unknown type "${raw.type}" (use "local"/"stdio" or "remote"/"http"/"streamable-http"/"sse")`);
+  const protocol = raw.protocol ?? (isRemote ? "auto" : "legacy");
+  if (protocol !== "auto" && protocol !== "legacy") throw new Error('protocol must be "auto" or "legacy"');
+
+  if (isRemote) {
+    if (typeof rawUrl !== "string" || rawUrl === "") throw new Error("a remote server needs a `url`");
+    const written = text(rawUrl, urlKey ?? "url");
+    let url: URL;
+    try {
+      url = new URL(written);
+    } catch {
+      throw new Error(`url "${rawUrl}" is not a valid URL`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`url must be http(s), not ${url.protocol}`);
+    // Headers are expanded at connect time: secrets and inputs are at hand there.
+    const headers = stringMap(raw.headers, "headers");
+    const transport =
+      type === "sse" ? "sse" : type === "streamable-http" || type === "streamablehttp" || (urlKey === "httpUrl" && !type) ? "streamable-http" : "auto";
+    const oauth = oauthClient(raw.oauth, text);
+    return { name, type: "remote", enabled, timeout, callTimeout, protocol, url: expand ? url.href : rawUrl, headers, transport, ...(oauth ? { oauth } : {}), ...recorded };
+  }
+  if (!isLocal) throw new Error("needs a `command` (local server) or a `url` (remote server)");
+
+  let command: string;
+  let args: string[];
+  let commandEnv: unknown;
+  if (Array.isArray(raw.command)) {
+    if (raw.command.length === 0 || !raw.command.every((p) => typeof p === "string")) {
+      throw new Error("`command` as an array must be non-empty strings");
+    }
+    [command, ...args] = raw.command as string[];
+    if (raw.args !== undefined) args = [...args, ...stringList(raw.args)];
+  } else if (typeof raw.command === "string" && raw.command.trim() !== "") {
+    command = raw.command;
+    args = raw.args === undefined ? [] : stringList(raw.args);
+  } else if (isObject(raw.command) && typeof raw.command.path === "string" && raw.command.path.trim() !== "") {
+    // Zed's older settings: `command: { path, args, env }`.
+    command = raw.command.path;
+    args = raw.command.args === undefined ? [] : stringList(raw.command.args);
+    commandEnv = raw.command.env;
+  } else {
+    throw new Error("`command` must be a string or an array of strings");
+  }
+  if (raw.env !== undefined && raw.environment !== undefined) throw new Error("give `env` or `environment`, not both");
+  const written = { ...stringMap(commandEnv, "command.env"), ...stringMap(raw.env ?? raw.environment, raw.env !== undefined ? "env" : "environment") };
+  if (raw.cwd !== undefined && typeof raw.cwd !== "string") throw new Error("`cwd` must be a string");
+  if (raw.envFile !== undefined && typeof raw.envFile !== "string") throw new Error("`envFile` must be a path");
+
+  const envOut: Record<string, string> = {};
+  if (expand && typeof raw.envFile === "string") Object.assign(envOut, readEnvFile(text(raw.envFile, "envFile")));
+  for (const [key, value] of Object.entries(written)) envOut[key] = text(value, `env.${key}`);
+  return {
+    name,
+    type: "local",
+    enabled,
+    timeout,
+    callTimeout,
+    protocol,
+    command: text(command, "command"),
+    args: args.map((a, i) => text(a, `args[${i}]`)),
+    env: envOut,
+    cwd: raw.cwd === undefined ? undefined : text(raw.cwd as string, "cwd"),
+    ...recorded,
+  };
+}
+
+/** `roots`: absolute folder paths, each a root `{ uri: file://…, name: <its last segment> }`. */
+function folderRoots(value: unknown): { roots?: Array<{ uri: string; name: string }> } {
+  if (value === undefined) return {};
+  if (!Array.isArray(value) || !value.every((p) => typeof p === "string" && p.trim() !== "")) throw new Error("`roots` must be an array of folder paths");
+  const roots = (value as string[]).map((path) => {
+    if (!isAbsolute(path)) throw new Error(`\`roots\`: ${JSON.stringify(path)} is not an absolute path`);
+    const uri = pathToFileURL(path).href.replace(/\/+$/, "");
+    return { uri, name: path.replace(/[\\/]+$/, "").split(/[\\/]/).pop() || path };
+  });
+  return { roots };
+}
+
+function stringList(value: unknown): string[] {
+  if (!Array.isArray(value) || !value.every((a) => typeof a === "string" || typeof a === "number")) {
+    throw new Error("`args` must be an array of strings");
+  }
+  return value.map(String);
+}
+
+/** Why an entry of the server map is not a server, or undefined when it is one. */
+function notAServer(raw: unknown): string | undefined {
+  if (!isObject(raw)) {
+    const shape = Array.isArray(raw) ? "a list" : raw === null ? "null" : `a ${typeof raw}`;
+    return `not a server (${shape}, not an object with a \`command\` or a \`url\`)`;
+  }
+  if (!looksLikeServer(raw)) {
+    if (raw.source === "extension" || ("settings" in raw && Object.keys(raw).every((k) => ["settings", "source", "enabled"].includes(k)))) {
+      return "provided by an editor extension, which knows how to start it; there is no command or url to run";
+    }
+    // An entry that carries what only a server has (args, env, headers…) is a server with a
+    // mistake in it: the person should see it fail and why, not find it silently skipped.
+    if (Object.keys(raw).some((k) => SERVER_ONLY_KEYS.has(k))) return undefined;
+    return "not a server: it has no `command` or `url`";
+  }
+  return undefined;
+}
+
+/** Keys that mean "this entry was meant as a server" even when it lacks a command or url. */
+const SERVER_ONLY_KEYS = new Set(["args", "env", "environment", "envFile", "cwd", "headers", "transport", "http_headers", "bearer_token_env_var"]);
+
+/**
+ * Reads a config object (or its JSON/JSONC text). Throws McpConfigError only when nothing can be
+ * read; a broken server entry lands in `invalid` with a message, an entry that is not a server
+ * lands in `skipped`, and the rest load.
+ */
+export function parseConfig(config: unknown, options: ParseOptions = {}): ParsedConfig {
+  const value = typeof config === "string" ? parseConfigText(config) : config;
+  const servers: ServerConfig[] = [];
+  const invalid: ServerConfigError[] = [];
+  const skipped: SkippedEntry[] = [];
+  for (const [name, raw] of Object.entries(serverMap(value))) {
+    const why = notAServer(raw);
+    if (why) {
+      skipped.push({ name, reason: why });
+      continue;
+    }
+    try {
+      servers.push(parseServer(name, raw as Raw, options));
+    } catch (error) {
+      invalid.push({ name, error: `server "${name}": ${(error as Error).message}` });
+    }
+  }
+  return { servers, invalid, skipped };
+}
+
+/** The raw server map of a config (entries as written), for tools that edit or list it. */
+export function rawServerMap(config: unknown): Raw {
+  return serverMap(config);
+}
+
+/** `sanitize(x) = x.replace(/[^a-zA-Z0-9_-]/g, "_")` — the tool-name rule of the seeds. */
+export function sanitize(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
+}
+
+/** A local server's env with each `${secret:NAME}` read from the keychain (at connect time). */
+export async function expandEnvSecrets(env: Record<string, string>, secret?: (name: string) => Promise<string | undefined>): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [key, template] of Object.entries(env)) {
+    let value = "";
+    let last = 0;
+    for (const { ref, start, end } of findReferences(template)) {
+      if (ref.kind !== "secret") continue;
+      const found = secret ? await secret(ref.name) : undefined;
+      if (found === undefined) throw new Error(`env ${key} needs the secret "${ref.name}", which is not set in the keychain`);
+      value += template.slice(last, start) + found;
+      last = end;
+    }
+    out[key] = value + template.slice(last);
+  }
+  return out;
+}
+
+/**
+ * Expands `${VAR}` (also `${VAR:-default}`, `${env:VAR}`, `{env:VAR}`) from `env`,
+ * `${secret:NAME}` through `secret` and `${input:ID}` from `inputs` (answered ones, mcp/inputs.ts),
+ * in one pass so no value is read as a template again; a missing one is an error naming it, never a value.
+ */
+export async function expandHeaders(
+  headers: Record<string, string>,
+  env: Record<string, string | undefined>,
+  secret?: (name: string) => Promise<string | undefined>,
+  inputs: Map<string, string> = new Map(),
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [key, template] of Object.entries(headers)) {
+    const secrets = new Map<string, string | undefined>();
+    for (const { ref } of findReferences(template)) {
+      if (ref.kind === "secret" && !secrets.has(ref.name)) secrets.set(ref.name, secret ? await secret(ref.name) : undefined);
+    }
+    out[key] = substitute(template, (ref) => {
+      if (ref.kind === "secret") {
+        const found = secrets.get(ref.name);
+        if (found === undefined) throw new Error(`header "${key}" needs the secret "${ref.name}", which is not set in the keychain`);
+        return found;
+      }
+      if (ref.kind === "input") {
+        const found = inputs.get(ref.id);
+        if (found === undefined) throw new Error(`header "${key}" needs input ${ref.id}, which has not been answered`);
+        return found;
+      }
+      const found = env[ref.name];
+      if (found !== undefined) return found;
+      if (ref.fallback !== undefined) return ref.fallback;
+      throw new Error(`header "${key}" needs the environment variable ${ref.name}, which is not set`);
+    });
+  }
+  return out;
+}

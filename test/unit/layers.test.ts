@@ -1,0 +1,40 @@
+// The skeleton, held: every import in src/ against a table of which folder may import which
+// (README § Layout), and no import cycle between files. Reads the code as text, so it runs in
+// the fast lane and needs nothing built.
+import { describe, expect, it } from "vitest";
+import { importsOf, layerOf, LAYERS, sourceFiles, violations, cycles, type ImportEdge } from "../helpers/imports";
+
+describe("layers", () => {
+  const edges: ImportEdge[] = sourceFiles().flatMap(importsOf);
+
+  it("every source file belongs to a layer", () => {
+    const homeless = sourceFiles().filter((file) => !layerOf(file));
+    expect(homeless).toEqual([]);
+  });
+
+  it("no import runs against the table", () => {
+    expect(violations(edges).map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  it("no two files import each other, however far round", () => {
+    expect(cycles(edges)).toEqual([]);
+  });
+
+  it("the check fails on an upward import (a feature reaching the composition root)", () => {
+    const planted: ImportEdge = { from: "src/main/inbox/inbox.ts", to: "src/main/app/core.ts", typeOnly: false };
+    expect(violations([planted])).toEqual([planted]);
+    const kitToFeature: ImportEdge = { from: "src/main/http/listener.ts", to: "src/main/gateway/token-refusal.ts", typeOnly: false };
+    expect(violations([kitToFeature])).toEqual([kitToFeature]);
+  });
+
+  it("the check finds a cycle", () => {
+    const a = "src/main/base/a.ts";
+    const b = "src/main/base/b.ts";
+    expect(cycles([{ from: a, to: b, typeOnly: false }, { from: b, to: a, typeOnly: true }])).toEqual([[a, b]]);
+  });
+
+  it("the table names only folders that exist", () => {
+    const used = new Set(sourceFiles().map(layerOf));
+    expect(LAYERS.map((l) => l.name).filter((name) => !used.has(name))).toEqual([]);
+  });
+});
