@@ -6,12 +6,7 @@ import { HISTORY_INVOKE_CHANNELS, type HistoryInvokeMap } from "./history";
 import { RULES_EVENT_CHANNELS, RULES_INVOKE_CHANNELS, type RulesEventMap, type RulesInvokeMap } from "./rules";
 import type { ServerFormValue, ServerSaveArg, ServerSaveResult } from "./server-form";
 import type { ServerImportArg, ServerImportPlan, ServerImportResult } from "./server-import";
-import type { Answer, InboxEvent, PendingEntry, ServerStatus, ToolInfo, ToolRunResult, ToolSummary } from "./types";
-
-export interface ServerView extends ServerStatus {
-  /** Names, titles and the start of each description; `tools:get` has a tool whole. */
-  tools: ToolSummary[];
-}
+import type { Answer, InboxEvent, PendingEntry, ServerView, ToolInfo, ToolRunResult } from "./types";
 
 /** How big History is, and the most it may grow to (the oldest records go first past it). */
 export interface HistorySize {

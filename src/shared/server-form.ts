@@ -1,7 +1,7 @@
 // The Servers view's "Add a server" and "Edit" form as it crosses the boundary. The page never
 // sees a secret: an env or header value the file holds literally and that may be one comes back
 // `kept` (no value); sent back `kept` and empty, main keeps the file's value.
-import type { ServerView } from "./contract";
+import type { ServerView } from "./types";
 
 /** One env variable or header row. */
 export interface ServerFormPair {

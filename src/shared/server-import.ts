@@ -1,6 +1,6 @@
 // In-app import (servers:importPlan, servers:import): what other clients hold, per client and
 // file, and what importing each server would change in the companion's own config.
-import type { ServerView } from "./contract";
+import type { ServerView } from "./types";
 
 /**
  * `new`: importing adds it under `name`. `existing`: the companion already runs this server (as
@@ -70,3 +70,6 @@ export interface ServerImportResult {
   moved?: string[];
   servers: ServerView[];
 }
+
+/** The Servers view's import channels (client-configs/import-handlers.ts serves them). */
+export type ImportChannel = "servers:importPlan" | "servers:import";

@@ -123,3 +123,9 @@ export interface ToolRunResult {
   output: string;
   isError: boolean;
 }
+
+/** A server as the Servers view shows it: its status and a summary of its tools. */
+export interface ServerView extends ServerStatus {
+  /** Names, titles and the start of each description; `tools:get` has a tool whole. */
+  tools: ToolSummary[];
+}

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { EVERYTHING, launchChromium, repoRoot, type App } from "./harness";
 import { DESKTOP, SHOTS, ensureRenderer, shootAll, startFromFile, axeViolations, horizontalOverflow, useHome } from "./config-app";
-import { parseConfigText } from "../../src/main/mcp/config/config";
+import { parseConfigText } from "../../src/main/base/config-text";
 
 const UI_TIMEOUT = 30_000;
 const DEMO = join(repoRoot, "src", "demo", "demo-server.mjs");

@@ -8,18 +8,18 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ArgumentError, HandlerError } from "../../src/main/rpc/envelope";
-import { createServerManagementHandlers } from "../../src/main/mcp/server-handlers";
+import { createImportHandlers } from "../../src/main/client-configs/import-handlers";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/clients/home", import.meta.url));
 let home: string;
 let configPath: string;
-let handlers: ReturnType<typeof createServerManagementHandlers>;
+let handlers: ReturnType<typeof createImportHandlers>;
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), "import-fuzz-"));
   await cp(FIXTURE, home, { recursive: true });
   configPath = join(home, ".config", "toolnexus-companion", "mcp.json");
-  handlers = createServerManagementHandlers({ configPath, servers: () => [], machine: () => ({ platform: "linux", home, env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config") } }) });
+  handlers = createImportHandlers({ configPath, servers: () => [], machine: () => ({ platform: "linux", home, env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config") } }) });
 });
 afterAll(async () => {
   await rm(home, { recursive: true, force: true });

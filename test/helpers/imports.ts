@@ -35,7 +35,8 @@ export const LAYERS: Layer[] = [
   // The connection signs in to remote servers through auth/ (its one feature below it).
   { name: "mcp", paths: ["src/main/mcp"], may: ["inbox", "auth", "mcp/config", ...BELOW_FEATURES] },
   { name: "mcp/config", paths: ["src/main/mcp/config"], may: ["inbox", ...BELOW_FEATURES] },
-  { name: "rules", paths: ["src/main/rules"], may: ["inbox", ...BELOW_FEATURES] },
+  // A rule never allows a shell command: it reads a tool call as the permission hooks do.
+  { name: "rules", paths: ["src/main/rules"], may: ["inbox", "hooks", ...BELOW_FEATURES] },
   { name: "history", paths: ["src/main/history"], may: ["inbox", ...BELOW_FEATURES] },
   // Other apps' configs are read into, and imported as, entries of the companion's own config.
   { name: "client-configs", paths: ["src/main/client-configs"], may: ["inbox", "mcp/config", ...BELOW_FEATURES] },

@@ -1,6 +1,6 @@
 // A scripted person: sits on a real Inbox and answers each question with the next policy.
 import { Inbox, inboxWaitFor } from "../../src/main/inbox";
-import type { WaitFor } from "../../src/main/mcp/types";
+import type { WaitFor } from "../../src/main/inbox/wait-for";
 import type { Answer, PendingEntry } from "../../src/shared/types";
 
 export type Policy = (entry: PendingEntry) => Omit<Answer, "id"> | undefined;

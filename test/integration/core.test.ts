@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createCore, CONFIG_ERROR_ENTRY, type Core } from "../../src/main/app/core";
 import { browserPlatform } from "../../src/main/app/serve";
 import type { InboxEvent } from "../../src/shared/types";
-import type { ServerView } from "../../src/shared/contract";
+import type { ServerView } from "../../src/shared/types";
 import { becomesTrue } from "../helpers/becomes-true";
 
 const require = createRequire(import.meta.url);

@@ -8,6 +8,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { Inbox, inboxWaitFor } from "../../src/main/inbox";
 import { loadMcp } from "../../src/main/mcp/source";
 import type { McpSource } from "../../src/main/mcp/types";
+import { companionPolicy } from "../../src/main/app/companion-server";
 import { startListener, type Listener } from "../../src/main/http/listener";
 import { createGatewayRoute, createRequestsRoute, type GatewayOptions, type GatewayRoute, type RequestsRoute } from "../../src/main/gateway";
 import type { PendingEntry } from "../../src/shared/types";
@@ -52,7 +53,7 @@ export async function startCompanion(
     port: 0,
     token: () => token,
     staticDir: mkdtempSync(join(tmpdir(), "tnc-static-")),
-    routes: [gateway, requests],
+    ...companionPolicy(() => token, [gateway, requests]),
   });
   const added: PendingEntry[] = [];
   const withdrawn: string[] = [];

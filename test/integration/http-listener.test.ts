@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { WebSocket } from "ws";
 import { startListener, type Listener } from "../../src/main/http/listener";
 import { readJsonBody } from "../../src/main/http/body";
+import { gatewayChallenge } from "../../src/main/gateway/token-refusal";
 import { rawExchange, rawRequestBytes, upgradeHeaders } from "../fuzz/http-raw-client";
 
 interface Reply {
@@ -66,6 +67,7 @@ beforeAll(async () => {
     port: 0,
     token: () => TOKEN,
     staticDir: dir,
+    challenge: gatewayChallenge,
     routes: [
       {
         prefix: "/echo",

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from "@modelcontextprotocol/client";
-import { discoveryRoute } from "../../src/main/gateway/token-refusal";
+import { companionPolicy } from "../../src/main/app/companion-server";
 import { CallbackHub, callbackRoute } from "../../src/main/auth";
 import { rawRequest } from "./gateway-harness";
 import { createGatewayRoute } from "../../src/main/gateway";
@@ -24,7 +24,7 @@ async function gateway(): Promise<Listener> {
   const inbox = new Inbox();
   const source = await loadMcp({ mcpServers: {} });
   const route = createGatewayRoute({ source, inbox });
-  listener = await startListener({ port: 0, token: () => "the-right-token", staticDir: mkdtempSync(join(tmpdir(), "tnc-static-")), routes: [route, discoveryRoute()] });
+  listener = await startListener({ port: 0, token: () => "the-right-token", staticDir: mkdtempSync(join(tmpdir(), "tnc-static-")), ...companionPolicy(() => "the-right-token", [route]) });
   closers.push(() => source.close(), () => inbox.close(), () => route.close(), () => listener?.close());
   return listener;
 }

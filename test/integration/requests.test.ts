@@ -1,7 +1,7 @@
 // §10 over HTTP: agents post their own Requests to /v1/requests and get the person's Answer back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request as httpRequest } from "node:http";
-import { companionWaitFor, CompanionError } from "../../src/main/gateway";
+import { companionWaitFor, CompanionError } from "../../src/main/cli/companion-client";
 import type { Request } from "../../src/shared/types";
 import { nextQuestion, rawRequest, startCompanion, until, type Companion } from "./gateway-harness";
 

@@ -16,7 +16,7 @@ import type { InboxEvent, PendingEntry } from "../../src/shared/types";
 import { fixtureCommand, repoRoot } from "../fixtures";
 import { approvalRequest } from "../../src/main/hooks/approval-request";
 import { toEnvelope } from "../../src/main/rpc/envelope";
-import { companionWaitFor } from "../../src/main/gateway";
+import { companionWaitFor } from "../../src/main/cli/companion-client";
 import { nextQuestion, startCompanion } from "./gateway-harness";
 
 const bin = path.join(repoRoot, "bin", "toolnexus-companion");

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpConfigError } from "../../src/main/mcp/config/config";
+import { McpConfigError } from "../../src/main/base/config-text";
 import { loadMcp, type McpSource } from "../../src/main/mcp/source";
 import type { InboxEvent } from "../../src/shared/types";
 import { fixtureCommand, isAlive, startHttpFixture, waitForExit, type RunningHttpServer } from "../fixtures";

@@ -3,7 +3,7 @@ import { render, screen, fireEvent, within, waitFor } from "@testing-library/sve
 import App from "../../src/renderer/App.svelte";
 import { fakeApi, entry, formEntry, ok, settings, type FakeServerView } from "./fake-api";
 import { everythingSchema } from "./fixtures/everything-elicitation";
-import type { ServerView } from "../../src/shared/contract";
+import type { ServerView } from "../../src/shared/types";
 import type { ToolRunResult } from "../../src/shared/types";
 
 function start(api = fakeApi()) {

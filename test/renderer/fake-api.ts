@@ -3,7 +3,8 @@
 // forms:check and tools:check run the real checkFormAnswer main runs (fine in a component test:
 // jsdom has no CSP), on the schema of the question or tool the fake knows by that id or name.
 import { vi } from "vitest";
-import type { CompanionApi, Envelope, EventChannel, EventMap, FormCheck, InvokeChannel, ServerView, Settings } from "../../src/shared/contract";
+import type { CompanionApi, Envelope, EventChannel, EventMap, FormCheck, InvokeChannel, Settings } from "../../src/shared/contract";
+import type { ServerView } from "../../src/shared/types";
 import type { PendingEntry, ToolInfo } from "../../src/shared/types";
 import { checkFormAnswer } from "../../src/forms/check-answer";
 

@@ -5,7 +5,7 @@ import { describe, it, expect, vi, afterEach } from "vitest";
 import { render, screen, fireEvent, within, waitFor } from "@testing-library/svelte";
 import App from "../../src/renderer/App.svelte";
 import { fakeApi, formEntry, ok, type FakeApi, type FakeServerView } from "./fake-api";
-import type { ServerView } from "../../src/shared/contract";
+import type { ServerView } from "../../src/shared/types";
 
 const CONFIG = "/home/ada/.config/toolnexus-companion/mcp.json";
 const demo: FakeServerView = {

@@ -6,7 +6,7 @@ import { describe, it, expect } from "vitest";
 import { render, screen, fireEvent, within, waitFor } from "@testing-library/svelte";
 import App from "../../src/renderer/App.svelte";
 import { fakeApi, ok, type FakeApi } from "./fake-api";
-import type { ServerView } from "../../src/shared/contract";
+import type { ServerView } from "../../src/shared/types";
 import type { ServerImportPlan } from "../../src/shared/server-import";
 
 const CONFIG = "/home/ada/.config/toolnexus-companion/mcp.json";

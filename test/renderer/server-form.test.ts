@@ -7,7 +7,7 @@ import { describe, it, expect } from "vitest";
 import { render, screen, fireEvent, within, waitFor } from "@testing-library/svelte";
 import App from "../../src/renderer/App.svelte";
 import { fakeApi, ok, settings, type FakeApi } from "./fake-api";
-import type { ServerView } from "../../src/shared/contract";
+import type { ServerView } from "../../src/shared/types";
 import type { ServerFormValue, ServerSaveResult } from "../../src/shared/server-form";
 
 const files: ServerView = {

@@ -3,7 +3,7 @@
 import { fireEvent, render, screen } from "@testing-library/svelte";
 import App from "../../src/renderer/App.svelte";
 import { fakeApi, ok, type FakeApi } from "./fake-api";
-import type { ServerView } from "../../src/shared/contract";
+import type { ServerView } from "../../src/shared/types";
 
 export async function openServers(list: ServerView[], overrides: Parameters<typeof fakeApi>[0] = {}): Promise<FakeApi> {
   const api = fakeApi({ "servers:list": async () => ok(list), ...overrides });

@@ -6,7 +6,8 @@ import { render, screen, fireEvent, within, waitFor } from "@testing-library/sve
 import App from "../../src/renderer/App.svelte";
 import { fakeApi, ok } from "./fake-api";
 import { card, openServers } from "./servers-app";
-import type { Envelope, ServerView } from "../../src/shared/contract";
+import type { Envelope } from "../../src/shared/contract";
+import type { ServerView } from "../../src/shared/types";
 import type { ToolInfo } from "../../src/shared/types";
 
 function tool(server: string, name: string, description = ""): ToolInfo {

@@ -3,7 +3,8 @@
 import { describe, it, expect } from "vitest";
 import { CompanionStore } from "../../src/renderer/lib/state.svelte";
 import { fakeApi, formEntry, ok, settings } from "./fake-api";
-import type { Envelope, ServerView, Settings } from "../../src/shared/contract";
+import type { Envelope, Settings } from "../../src/shared/contract";
+import type { ServerView } from "../../src/shared/types";
 import type { PendingEntry } from "../../src/shared/types";
 
 /** A promise the test settles by hand, to hold a reply until events have come in. */

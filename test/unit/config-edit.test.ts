@@ -4,7 +4,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseConfig, parseConfigText } from "../../src/main/mcp/config/config";
+import { parseConfig } from "../../src/main/mcp/config/config";
+import { parseConfigText } from "../../src/main/base/config-text";
 import { addServer, ConfigEditError, editConfigFile, editServer, removeServer, setServerEnabled } from "../../src/main/mcp/config/edit";
 
 const BASE = `// my servers

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { expandHeaders, McpConfigError, parseConfig, sanitize } from "../../src/main/mcp/config/config";
+import { expandHeaders, parseConfig, sanitize } from "../../src/main/mcp/config/config";
+import { McpConfigError } from "../../src/main/base/config-text";
 
 describe("parseConfig", () => {
   it("reads mcpServers, servers, mcp and a bare map, ignoring reserved keys", () => {

@@ -6,19 +6,19 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { errorEnvelope } from "../../src/main/rpc/envelope";
-import { createServerManagementHandlers } from "../../src/main/mcp/server-handlers";
-import { parseConfigText } from "../../src/main/mcp/config/config";
+import { createImportHandlers } from "../../src/main/client-configs/import-handlers";
+import { parseConfigText } from "../../src/main/base/config-text";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/clients/home", import.meta.url));
 let home: string;
 let configPath: string;
-let handlers: ReturnType<typeof createServerManagementHandlers>;
+let handlers: ReturnType<typeof createImportHandlers>;
 
 beforeEach(async () => {
   home = await mkdtemp(join(tmpdir(), "import-handlers-"));
   await cp(FIXTURE, home, { recursive: true });
   configPath = join(home, ".config", "toolnexus-companion", "mcp.json");
-  handlers = createServerManagementHandlers({
+  handlers = createImportHandlers({
     configPath,
     servers: () => [],
     machine: () => ({ platform: "linux", home, env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config") } }),
@@ -85,7 +85,7 @@ describe("servers:importPlan / servers:import", () => {
   });
 
   it("without a config file of its own there is nothing to import into", async () => {
-    const bare = createServerManagementHandlers({ servers: () => [] });
+    const bare = createImportHandlers({ servers: () => [] });
     expect(await refusal(bare["servers:importPlan"](undefined))).toMatchObject({ error: { code: "unsupported" } });
   });
 });

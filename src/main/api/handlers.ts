@@ -1,7 +1,8 @@
 // The one handler map behind every transport (Electron IPC and the browser WebSocket). Each
 // handler takes untrusted input, checks it, and either returns the contract's result or throws
 // an error the transport wraps into an Envelope.
-import type { FormCheck, InvokeChannel, InvokeResult, ServerManagementInvokeMap, ServerView } from "../../shared/contract";
+import type { FormCheck, InvokeChannel, InvokeResult, ServerManagementInvokeMap } from "../../shared/contract";
+import type { ServerView } from "../../shared/types";
 import type { AgentsInvokeMap } from "../../shared/agents";
 import type { HistoryInvokeMap } from "../../shared/history";
 import type { RulesInvokeMap } from "../../shared/rules";

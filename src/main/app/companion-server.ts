@@ -4,8 +4,10 @@
 import type { Core } from "./core";
 import { createWsServer } from "../api/ws-server";
 import { createGatewayRoute, createRequestsRoute } from "../gateway";
-import { startListener, DEFAULT_PORT, type Listener } from "../http/listener";
+import { startListener, DEFAULT_PORT, type Listener, type ListenerOptions, type Route } from "../http/listener";
 import type { PortClaim } from "../http/port-claim";
+import { proofRoute } from "../http/companion-proof";
+import { discoveryRoute, gatewayChallenge } from "../gateway/token-refusal";
 
 export interface CompanionServerOptions {
   /** Default 7315; 0 picks a free port. */
@@ -22,6 +24,14 @@ export interface CompanionServer extends Listener {
   pages(): number;
 }
 
+/**
+ * What every listener of the companion serves besides its feature routes: OAuth discovery refused
+ * in words, the proof that answers "is this the companion?", and the gateway token's challenge.
+ */
+export function companionPolicy(token: () => string, routes: Route[]): Pick<ListenerOptions, "routes" | "challenge"> {
+  return { routes: [...routes, discoveryRoute(), proofRoute(token)], challenge: gatewayChallenge };
+}
+
 export async function startCompanionServer(core: Core, options: CompanionServerOptions): Promise<CompanionServer> {
   const log = options.log ?? (() => {});
   const ws = createWsServer(core, log);
@@ -34,7 +44,7 @@ export async function startCompanionServer(core: Core, options: CompanionServerO
     ...(options.claim ? { claim: options.claim } : {}),
     token: core.token,
     staticDir: options.staticDir,
-    routes: [gateway, requests],
+    ...companionPolicy(core.token, [gateway, requests]),
     onSocket: (socket) => ws.onSocket(socket),
     log,
   });

@@ -1,26 +1,20 @@
 // The app's core, without any window system: the MCP source, the Inbox, settings, secrets and the
 // one handler map. Electron (src/main/desktop) and browser mode (serve.ts) both compose this.
 import { randomBytes } from "node:crypto";
-import type { EventChannel, EventMap, ServerView, Settings } from "../../shared/contract";
+import type { EventChannel, EventMap, Settings } from "../../shared/contract";
+import type { ServerView } from "../../shared/types";
 import { Inbox, inboxWaitFor, type InboxOptions } from "../inbox";
 import type { McpSource } from "../mcp/types";
 import { startMcp, type StartedMcp } from "../mcp/source";
 import { createHandlers, type Handlers } from "../api/handlers";
 import { createServerManagementHandlers } from "../mcp/server-handlers";
 import { createAgentsHandlers } from "../client-configs/agents-handlers";
+import { createImportHandlers } from "../client-configs/import-handlers";
 import { cliCommand } from "../cli/agents";
 import { SettingsState, type Platform } from "../api/settings-state";
-import {
-  createMemoryStore,
-  gatewayToken,
-  registerConfiguredSecrets,
-  registeringStore,
-  rotateGatewayToken,
-  secretScrubber,
-  tokenPlace,
-  type SecretStore,
-} from "../secrets";
-import { readConfigFile } from "../base/config-file";
+import { createMemoryStore, gatewayToken, registeringStore, rotateGatewayToken, secretScrubber, tokenPlace, type SecretStore } from "../secrets";
+import { registerConfiguredSecrets } from "../mcp/config/secrets";
+import { readConfigFile } from "../mcp/config/file";
 import { historyOffHandlers, openHistory } from "../history";
 import { openRules } from "../rules";
 import { CallbackHub, createAuth, startCallbackListener } from "../auth";
@@ -238,12 +232,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...rules.handlers,
     // Agents are connected to this run's listener; a literal token (Zed over HTTP, chosen) is the current one.
     ...createAgentsHandlers({ companionUrl: () => listeners[0]?.url, cli: () => cliCommand(), token: () => token, tokenKept: () => tokenPlace(secrets) }),
+    ...createImportHandlers({
+      configPath: options.config === undefined ? options.configPath : undefined,
+      servers,
+      secrets,
+      settled: () => supervisor?.settled(),
+    }),
     ...createServerManagementHandlers({
       supervisor,
       auth,
       configPath: options.config === undefined ? options.configPath : undefined,
       servers,
-      secrets,
       source: () => source,
       keychain: secrets.available ? { set: async (name, value) => (await secrets.set(name, value), void (await settings.refreshSecretNames())) } : undefined,
     }),

@@ -17,7 +17,7 @@ import { openSecretStore, scrubbedLog } from "../secrets";
 import { START_USAGE } from "../cli/start";
 import { installOrphanGuard } from "../process/orphan-guard";
 import { watchParent } from "../process/parent-watch";
-import { resolveConfigPath } from "../base/config-file";
+import { resolveConfigPath } from "../mcp/config/file";
 import { packageRoot } from "../base/package-root";
 import { defaultHistoryPath } from "../history";
 import { defaultRulesPath } from "../rules";

@@ -1,6 +1,6 @@
 // What a remote server's connection needs from OAuth (src/main/auth), and what the config says.
 import type { OAuthClientProvider } from "@modelcontextprotocol/client";
-import type { WaitFor } from "../mcp/types";
+import type { WaitFor } from "../inbox/wait-for";
 
 /** A client registered with the server's authorization server beforehand (config `oauth`). */
 export interface PreRegisteredClient {

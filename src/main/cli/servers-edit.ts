@@ -4,7 +4,7 @@
 // that server alone (src/main/mcp/supervisor.ts).
 import { parseArgs } from "node:util";
 import { fileErrorSentence } from "../base/fs-errors";
-import { resolveConfigPath } from "../base/config-file";
+import { resolveConfigPath } from "../mcp/config/file";
 import { joinDashValues } from "./args";
 import { complainer, out } from "./print";
 import { addServer, ConfigEditError, editConfigFile, editServer, removeServer, setServerEnabled, type ServerFields } from "../mcp/config/edit";

@@ -8,7 +8,7 @@ import { buildImport, defaultPick, ImportRefused, readCompanion, typeOf, writeIm
 import { openSecretStore } from "../secrets";
 import type { ImportPlan, PlannedServer } from "../client-configs/plan";
 import type { Source } from "../client-configs/types";
-import { resolveConfigPath } from "../base/config-file";
+import { resolveConfigPath } from "../mcp/config/file";
 import { parseConfig, rawServerMap } from "../mcp/config/config";
 import { terminalJson } from "../base/terminal-text";
 import { complainer, errText, field, out, outJson } from "./print";

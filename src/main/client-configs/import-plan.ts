@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { ImportCandidate, ImportGroup, ServerImportPlan } from "../../shared/server-import";
-import { parseConfigText } from "../mcp/config/config";
+import { parseConfigText } from "../base/config-text";
 import { FileWriteError } from "../base/fs-errors";
 import { editConfigFile } from "../mcp/config/edit";
 import { discover, readFrom, type FileReport } from "./index";

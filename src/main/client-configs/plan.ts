@@ -3,7 +3,7 @@
 // found in several clients is imported once with every source listed; different servers that
 // share a name are kept apart visibly (`github`, `github@cursor`), never merged.
 import { applyEdits, modify } from "jsonc-parser";
-import { rawServerMap } from "../mcp/config/config";
+import { rawServerMap, serverMapPath } from "../mcp/config/config";
 import type { FileReport } from "./index";
 import { literalSecrets, type LiteralSecret } from "./literal-secrets";
 import type { CompanionEntry, FoundServer, SkippedServer, Source } from "./types";
@@ -53,17 +53,6 @@ export function identity(raw: unknown): string | undefined {
   return line ? `local ${JSON.stringify(line.map(String))}` : undefined;
 }
 
-/** The key path of the server map in an existing companion config. */
-export function wrapperOf(config: unknown): string[] {
-  if (!isObject(config)) return ["mcpServers"];
-  for (const key of ["mcpServers", "servers", "context_servers"]) if (key in config) return [key];
-  if ("mcp" in config) {
-    const mcp = config.mcp;
-    return isObject(mcp) && isObject(mcp.servers) && identity(mcp.servers) === undefined && !("type" in mcp.servers) ? ["mcp", "servers"] : ["mcp"];
-  }
-  return Object.keys(config).length > 0 ? [] : ["mcpServers"];
-}
-
 /**
  * Plans importing `reports` into the companion config `existing` (its parsed value; `{}` when the
  * file does not exist yet). Throws McpConfigError when `existing` has no usable server map.
@@ -106,7 +95,7 @@ export function planImport(existing: unknown, reports: readonly FileReport[]): I
       planned.set(id, { name, entry: found.entry, from: [found.from], action: "add", ...(name !== found.name ? { clientName: found.name } : {}), ...flags(name, found) });
     }
   }
-  return { servers: [...planned.values()], skipped, errors, wrapper: wrapperOf(existing ?? {}) };
+  return { servers: [...planned.values()], skipped, errors, wrapper: serverMapPath(existing ?? {}) };
 }
 
 function flags(name: string, found: FoundServer): Pick<PlannedServer, "untrusted" | "literals"> {

@@ -1,7 +1,7 @@
 // The parts every reader repeats: parse the file (strict JSON, JSONC or TOML, as its client
 // does) and turn a map of entries into found and skipped servers.
 import { parse as parseToml } from "smol-toml";
-import { McpConfigError, parseConfigText } from "../mcp/config/config";
+import { McpConfigError, parseConfigText } from "../base/config-text";
 import { convert, isFound, isObject, type Draft, type FinishContext, type Raw } from "./entry";
 import type { ReadResult } from "./types";
 

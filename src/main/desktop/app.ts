@@ -2,7 +2,8 @@
 // the hardened window, IPC, and a Quit that closes the core (cancelling every pending question
 // and stopping every MCP client and child process) before the process exits.
 import { Menu, Tray, app, ipcMain, nativeTheme, protocol, session, shell } from "electron";
-import type { ServerView, Settings } from "../../shared/contract";
+import type { Settings } from "../../shared/contract";
+import type { ServerView } from "../../shared/types";
 import { APP_SCHEME, APP_URL, CONTENT_SECURITY_POLICY } from "./app-url";
 import { appProtocolHandler } from "./app-protocol";
 import { trayIconPath } from "./icons";

@@ -3,7 +3,7 @@
 // Electron's argv carries Chromium switches and, unpackaged, the app path too; we scan for ours.
 import os from "node:os";
 import path from "node:path";
-import { resolveConfigPath } from "../base/config-file";
+import { resolveConfigPath } from "../mcp/config/file";
 
 export interface DesktopArgs {
   configPath: string;

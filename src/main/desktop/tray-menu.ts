@@ -2,7 +2,8 @@
 // without a display. Electron turns the template into a native menu.
 import { isSignIn } from "../../shared/words";
 import type { MenuItemConstructorOptions } from "electron";
-import type { ServerView, Settings } from "../../shared/contract";
+import type { Settings } from "../../shared/contract";
+import type { ServerView } from "../../shared/types";
 import type { PendingEntry, ServerState } from "../../shared/types";
 import { askerLabel, questionsText, truncate } from "./labels";
 

@@ -2,9 +2,6 @@
 // title, its description, `format: "password"` or `writeOnly`: src/forms/credential.ts) is stored as MASK, whatever the person typed; a URL
 // keeps only its origin and path, because tokens ride in query strings and fragments.
 import { isCredentialProperty, namesCredential } from "../../forms/credential";
-import { MAX_FORM_PROPERTIES } from "../../shared/limits";
-import { fieldsFromSchema } from "../../forms/fields";
-import type { AskedField, FieldOptionTitle } from "./types";
 
 export const MASK = "••••••";
 
@@ -18,11 +15,6 @@ const MAX_KEPT_ENTRIES = 200;
 const MAX_KEPT_NODES = 2_000;
 const CUT = "[…]";
 
-/** A key that names a credential, by the one rule (src/forms/credential.ts). */
-export function isCredentialName(name: string): boolean {
-  return namesCredential(name);
-}
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -30,39 +22,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function schemaProperties(schema: unknown): Record<string, unknown> {
   if (!isObject(schema) || !isObject(schema.properties)) return {};
   return schema.properties;
-}
-
-/** A field the person must not see echoed back: the one rule, from its key and its schema. */
-export function isCredentialField(key: string, property: unknown): boolean {
-  return isCredentialProperty(key, property);
-}
-
-/** The fields a form asked for: keys and titles, never defaults or values. */
-export function fieldsAsked(schema: unknown): AskedField[] {
-  const fields: AskedField[] = [];
-  const titled = optionTitles(schema);
-  for (const [key, property] of Object.entries(schemaProperties(schema))) {
-    if (fields.length >= MAX_FORM_PROPERTIES) break;
-    const title = isObject(property) && typeof property.title === "string" ? property.title.slice(0, 200) : undefined;
-    const options = titled.get(key);
-    fields.push({ key: key.slice(0, 200), ...(title ? { title } : {}), ...(options ? { options } : {}) });
-  }
-  return fields;
-}
-
-/** Kept per field, so a record of a long choice list stays small. */
-const MAX_TITLED_OPTIONS = 50;
-
-/** The titles of each choice field's options, read the way the form read them (src/forms/fields.ts). */
-function optionTitles(schema: unknown): Map<string, FieldOptionTitle[]> {
-  const plan = fieldsFromSchema(schema);
-  const titled = new Map<string, FieldOptionTitle[]>();
-  if (!plan.ok) return titled;
-  for (const field of plan.fields) {
-    const options = (field.options ?? []).filter((o) => o.label !== o.value).slice(0, MAX_TITLED_OPTIONS);
-    if (options.length) titled.set(field.key.slice(0, 200), options.map((o) => ({ value: o.value.slice(0, 200), title: o.label.slice(0, 200) })));
-  }
-  return titled;
 }
 
 /** `origin + pathname` of an http(s) URL; undefined for anything that is not one. */
@@ -102,7 +61,7 @@ function keepValue(value: unknown, depth: number, budget: { left: number }): unk
   if (isObject(value)) {
     const kept: Record<string, unknown> = {};
     for (const key of Object.keys(value).slice(0, MAX_KEPT_ENTRIES)) {
-      kept[key] = isCredentialName(key) ? MASK : keepValue(value[key], depth + 1, budget);
+      kept[key] = namesCredential(key) ? MASK : keepValue(value[key], depth + 1, budget);
     }
     return kept;
   }
@@ -118,7 +77,7 @@ export function maskAnswer(data: Record<string, unknown>, schema?: unknown): Rec
   const kept: Record<string, unknown> = {};
   const budget = { left: MAX_KEPT_NODES };
   for (const key of Object.keys(data).slice(0, MAX_KEPT_ENTRIES)) {
-    kept[key] = isCredentialField(key, properties[key]) ? MASK : keepValue(data[key], 1, budget);
+    kept[key] = isCredentialProperty(key, properties[key]) ? MASK : keepValue(data[key], 1, budget);
   }
   return kept;
 }

@@ -7,7 +7,8 @@
 import type { Answer, InboxEvent, PendingEntry, Request } from "../../shared/types";
 import { sourceKey, type Inbox } from "../inbox";
 import { HISTORY_REFUSED_ROWS_PER_MINUTE, HISTORY_REFUSED_ROWS_PER_SOURCE_PER_MINUTE, MAX_PROMPT_LENGTH } from "../../shared/limits";
-import { fieldsAsked, maskAnswer, reduceUrl, reduceUrlsIn } from "./mask";
+import { maskAnswer, reduceUrl, reduceUrlsIn } from "./mask";
+import { fieldsAsked } from "../../forms/fields-asked";
 import { HistoryBusyError, HistoryUnavailableError, type HistoryStore, type NewQuestion, type Settlement } from "./store";
 import { HISTORY_BY, type HistoryBy, type HistoryStatus } from "./types";
 

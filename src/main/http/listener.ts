@@ -8,7 +8,6 @@ import { checkRequest, isLoopbackHost, isLoopbackOrigin, sameSecret, type GuardR
 import { declaredTooLarge, HttpError, MAX_BODY_BYTES } from "./body";
 import { serveStatic } from "./static-files";
 import { parseTarget, targetPath } from "./request-target";
-import { discoveryRoute, gatewayChallenge } from "../gateway/token-refusal";
 import {
   HTTP_BODY_GRACE_MS,
   HTTP_BODY_MIN_BYTES_PER_S,
@@ -17,7 +16,6 @@ import {
   HTTP_REQUEST_TIMEOUT_MS,
 } from "../../shared/limits";
 import { bindFailure, type PortClaim } from "./port-claim";
-import { proofRoute } from "./companion-proof";
 
 export type Refusal = Extract<GuardResult, { ok: false }>;
 
@@ -53,6 +51,8 @@ export interface ListenerOptions {
   /** The built renderer, e.g. out/renderer. */
   staticDir: string;
   routes?: Route[];
+  /** The WWW-Authenticate value of a 401 outside the routes (the gateway token's challenge). */
+  challenge?: () => string;
   /** A page's authenticated WebSocket at /ws. */
   onSocket?(ws: WebSocket, req: IncomingMessage): void;
   log?: (line: string) => void;
@@ -106,13 +106,13 @@ function sendText(res: ServerResponse, status: number, message: string, extra: R
   res.end(message);
 }
 
-function sendJsonError(res: ServerResponse, refusal: Refusal): void {
+function sendJsonError(res: ServerResponse, refusal: Refusal, challenge?: () => string): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const headers: Record<string, string> = { ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" };
-  if (refusal.status === 401) headers["www-authenticate"] = gatewayChallenge();
+  if (refusal.status === 401 && challenge) headers["www-authenticate"] = challenge();
   res.writeHead(refusal.status, headers);
   res.end(JSON.stringify({ error: { status: refusal.status, message: refusal.message } }));
 }
@@ -194,7 +194,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   if (host !== "127.0.0.1") throw new Error(`The companion listens on 127.0.0.1 only, not "${host}".`);
   // OAuth discovery answers a clear error, so an OAuth client told "401" stops instead of registering.
   // The proof lets a client check it talks to this companion before it sends the token.
-  const routes = [...(options.routes ?? []), discoveryRoute(), proofRoute(options.token)];
+  const routes = [...(options.routes ?? [])];
   const log = options.log ?? (() => {});
   // The page's cookie carries a per-run session secret, not the token itself: rotating the
   // gateway token then does not log out open pages, and the token never sits in a cookie jar.
@@ -211,7 +211,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     const route = routes.find((r) => matches(r.prefix, pathname));
     if (route) {
       const verdict = route.public ? publicVerdict(req) : checkRequest(req, { token: options.token, allowCookie: false, agentCredentials: true });
-      const refuse = (refusal: Refusal) => (route.refuse ? route.refuse(res, refusal) : sendJsonError(res, refusal));
+      const refuse = (refusal: Refusal) => (route.refuse ? route.refuse(res, refusal) : sendJsonError(res, refusal, options.challenge));
       if (!verdict.ok) return refuse(verdict);
       if (declaredTooLarge(req)) {
         req.resume();

@@ -1,11 +1,13 @@
+import { HandlerError } from "../rpc/envelope";
+
 /** A refused answer: the code says which rule, the message says it in words. */
-export class InboxError extends Error {
+export class InboxError extends HandlerError {
   constructor(
-    readonly code: "unknown-id" | "already-answered" | "invalid-answer" | "closed",
+    override readonly code: "unknown-id" | "already-answered" | "invalid-answer" | "closed",
     message: string,
-    readonly details: string[] = [],
+    details: string[] = [],
   ) {
-    super(message);
+    super(code, message, details);
     this.name = "InboxError";
   }
 }

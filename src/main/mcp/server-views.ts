@@ -2,7 +2,7 @@
 // summaries, scrubbed) is computed when someone reads it and kept until that server's own event
 // says it changed, so one server's event costs the same with ten servers or two thousand; only
 // reading the whole list walks every server, and that happens when a page asks or is told.
-import type { ServerView } from "../../shared/contract";
+import type { ServerView } from "../../shared/types";
 import type { ToolInfo, ToolSummary } from "../../shared/types";
 import { MAX_TOOL_DESCRIPTION_IN_LIST, MAX_TOOL_DESCRIPTION_TO_PAGE } from "../../shared/limits";
 import type { ServerIndex } from "./source";

@@ -3,7 +3,7 @@
 // person retries. With a config path, edits to the file are applied live (config-watch.ts), each
 // server started, stopped or restarted on its own while the others keep their connections.
 import type { ServerStatus } from "../../shared/types";
-import { readConfigFile } from "../base/config-file";
+import { readConfigFile } from "./config/file";
 import { parseConfig, type ServerConfig } from "./config/config";
 import { diffServers, watchConfig, type ConfigWatch } from "./config/watch";
 import type { ServerConnection } from "./connection/connection";

@@ -1,27 +1,7 @@
 // Shapes of the MCP source: the uniform tools it exposes and what it tells the app.
 import type { Answer, Request, ServerStatus } from "../../shared/types";
 import type { AuthHook } from "../auth/types";
-
-/** What the bridge tells the resolver about an elicitation, besides the Request itself. */
-export interface ElicitationContext {
-  /** The configured server name that asks. */
-  server: string;
-  /** The agent whose call triggered it, when the call came through the gateway. */
-  agent?: string;
-  /** The tool whose call asked, when the calls in flight are all of one tool. */
-  tool?: string;
-  /** Aborts when the server cancels its elicitation or goes away: withdraw the question. */
-  signal: AbortSignal;
-  /**
-   * The agent is answering this question itself (gateway, "who answers": the agent). The
-   * question is still shown and recorded; `answer` resolves with the agent's answer (settle it
-   * as the agent's) or undefined when the agent could not answer (the person is asked).
-   */
-  agentAnswer?: { agent: string; answer: Promise<Answer | undefined> };
-}
-
-/** The resolver the bridge calls; the Inbox provides the app's only one. */
-export type WaitFor = (request: Request, ctx: ElicitationContext) => Promise<Answer>;
+import type { InputSources } from "./config/inputs";
 
 export interface ExecuteContext {
   signal?: AbortSignal;
@@ -102,19 +82,12 @@ export interface McpSource {
   close(): Promise<void>;
 }
 
-export interface LoadOptions {
-  waitFor?: WaitFor;
+export interface LoadOptions extends InputSources {
   signal?: AbortSignal;
   /** Longest a tool call may wait while its server waits on a person. Default one hour. */
   maxWaitMs?: number;
   /** Environment used for `${VAR}` expansion in headers (defaults to process.env). */
   env?: Record<string, string | undefined>;
-  /** Resolves `${secret:NAME}` in remote headers; a missing secret fails that server. */
-  secret?: (name: string) => Promise<string | undefined>;
-  /** Keeps the answer to a VS Code `${input:ID}` (mcp/inputs.ts); without it the answer lasts one start. */
-  storeSecret?: (name: string, value: string) => Promise<void>;
-  /** Called with log lines that never carry header values or secrets. */
-  log?: (line: string) => void;
   /** OAuth for remote servers (src/main/auth createAuth); without it a 401 fails the server. */
   auth?: AuthHook;
 }

@@ -1,7 +1,6 @@
 // Errors never cross the renderer boundary as throws: every transport turns a handler's outcome
 // into an Envelope with a code the page can branch on and a message a person can read.
 import type { Envelope } from "../../shared/contract";
-import { InboxError } from "../inbox/errors";
 import { secretScrubber } from "../secrets/scrub";
 
 /** A handler's argument did not have the contract's shape. */
@@ -18,6 +17,8 @@ export class HandlerError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** Each problem of the argument in words, when there are several (an answer's fields). */
+    readonly details: string[] = [],
   ) {
     super(message);
     this.name = "HandlerError";
@@ -30,12 +31,10 @@ export function errorEnvelope(error: unknown): Envelope<never> {
 }
 
 function describe(error: unknown): Envelope<never> {
-  if (error instanceof InboxError) {
+  if (error instanceof HandlerError) {
     return { ok: false, error: { code: error.code, message: error.message, ...(error.details.length ? { details: error.details } : {}) } };
   }
-  if (error instanceof ArgumentError || error instanceof HandlerError) {
-    return { ok: false, error: { code: error.code, message: error.message } };
-  }
+  if (error instanceof ArgumentError) return { ok: false, error: { code: error.code, message: error.message } };
   const message = error instanceof Error ? error.message : String(error);
   return { ok: false, error: { code: "failed", message: message || "The operation failed." } };
 }

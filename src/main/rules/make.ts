@@ -8,8 +8,8 @@ import type { ApprovalRule, FormRule, Rule, RuleAction, RuleOffer, RuleScope } f
 import type { PendingEntry } from "../../shared/types";
 import { checkFormAnswer } from "../../forms/check-answer";
 import { describeAction } from "../hooks/action";
-import { isCredentialProperty as isCredentialField } from "../../forms/credential";
-import { fieldsAsked } from "../history/mask";
+import { fieldsAsked } from "../../forms/fields-asked";
+import { isCredentialProperty } from "../../forms/credential";
 import { canonicalJson } from "./canonical";
 import { schemaFingerprint } from "./fingerprint";
 
@@ -97,7 +97,7 @@ export function offerFor(entry: PendingEntry): RuleOffer {
   const schema = entry.request.data?.schema;
   const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
   const credentialFields = fieldsAsked(schema)
-    .filter((f) => isCredentialField(f.key, properties[f.key]))
+    .filter((f) => isCredentialProperty(f.key, properties[f.key]))
     .map((f) => f.title ?? f.key);
   const offer: RuleOffer = { allowed: true, actions: ["accept", "decline"], scopes: ["session", "always"] };
   if (credentialFields.length > 0) offer.credentialFields = credentialFields;
@@ -108,7 +108,7 @@ function credentialIn(schema: unknown, data: Record<string, unknown>): string | 
   const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
   for (const key of Object.keys(data)) {
     const property = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
-    if (isCredentialField(key, property)) {
+    if (isCredentialProperty(key, property)) {
       const title = isObject(property) && typeof property.title === "string" ? property.title : key;
       return title;
     }

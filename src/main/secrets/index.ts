@@ -5,4 +5,3 @@ export { gatewayToken, rotateGatewayToken, GATEWAY_TOKEN_SECRET, gatewayTokenFil
 export { SECRET_SERVICE, SECRET_NAME, checkSecretName, type SecretStore, type TokenFile } from "./types";
 export { SecretScrubber, secretScrubber, scrub, scrubbedLog, REDACTED, MIN_SECRET_LENGTH } from "./scrub";
 export { registeringStore } from "./registering-store";
-export { registerConfiguredSecrets } from "../mcp/config/secrets";

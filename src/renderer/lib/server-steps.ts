@@ -1,7 +1,7 @@
 // What a server in trouble needs from the person, in plain words, read from its state and the
 // error main reported (src/main/mcp/connection/connection.ts and config.ts word those errors). Pure, so the
 // wording is tested without a page.
-import type { ServerView } from "../../shared/contract";
+import type { ServerView } from "../../shared/types";
 
 export interface NextStep {
   /** What the supervisor is doing about it ("Restarting (attempt 2), next try in 5 s"). */

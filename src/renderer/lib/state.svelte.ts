@@ -1,7 +1,8 @@
 // The page's shared state: what main told us (pending questions, servers, settings) plus what the
 // person is looking at. One instance per page; components read it and call its actions.
 import { outcomeTone, outcomeWord, type OutcomeTone } from "../../shared/words";
-import type { CompanionApi, Envelope, ServerView, Settings, AnswerInput } from "../../shared/contract";
+import type { CompanionApi, Envelope, Settings, AnswerInput } from "../../shared/contract";
+import type { ServerView } from "../../shared/types";
 import type { Answer, InboxEvent, PendingEntry, WithdrawReason } from "../../shared/types";
 import type { RuleAddArg, RuleView } from "../../shared/rules";
 import { rulesClient, type RuleResult, type RulesClient } from "./rules-client";

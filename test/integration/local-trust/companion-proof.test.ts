@@ -6,6 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { companionPolicy } from "../../../src/main/app/companion-server";
 import { startListener, type Listener } from "../../../src/main/http/listener";
 import { companionProof, PROOF_PATH } from "../../../src/main/http/companion-proof";
 import { NotTheCompanion, proveSocket, PROOF_TIMEOUT_MS } from "../../../src/main/cli/proven-connection";
@@ -16,7 +17,7 @@ let listener: Listener;
 let host: string;
 
 beforeAll(async () => {
-  listener = await startListener({ port: 0, token: () => TOKEN, staticDir: mkdtempSync(join(tmpdir(), "tnc-static-")) });
+  listener = await startListener({ port: 0, token: () => TOKEN, staticDir: mkdtempSync(join(tmpdir(), "tnc-static-")), ...companionPolicy(() => TOKEN, []) });
   host = new URL(listener.url).host;
 });
 afterAll(async () => {

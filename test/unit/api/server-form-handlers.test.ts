@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { errorEnvelope } from "../../../src/main/rpc/envelope";
 import { createServerManagementHandlers } from "../../../src/main/mcp/server-handlers";
-import { parseConfigText, rawServerMap } from "../../../src/main/mcp/config/config";
-import type { ServerView } from "../../../src/shared/contract";
+import { rawServerMap } from "../../../src/main/mcp/config/config";
+import { parseConfigText } from "../../../src/main/base/config-text";
+import type { ServerView } from "../../../src/shared/types";
 import type { ServerFormValue } from "../../../src/shared/server-form";
 
 const FILE = `{

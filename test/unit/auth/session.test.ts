@@ -4,7 +4,7 @@ import { CallbackHub } from "../../../src/main/auth/callback";
 import { AuthSession, SignInDeclined } from "../../../src/main/auth/session";
 import { createMemoryStore } from "../../../src/main/secrets";
 import type { Answer, Request } from "../../../src/shared/types";
-import type { ElicitationContext } from "../../../src/main/mcp/types";
+import type { ElicitationContext } from "../../../src/main/inbox/wait-for";
 
 function session() {
   const hub = new CallbackHub();

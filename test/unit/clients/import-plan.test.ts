@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildImport, fingerprintOf, importView, writeImport, type BuiltImport } from "../../../src/main/client-configs/import-plan";
 import type { Machine } from "../../../src/main/client-configs/types";
-import { parseConfigText } from "../../../src/main/mcp/config/config";
+import { parseConfigText } from "../../../src/main/base/config-text";
 
 const FIXTURE = fileURLToPath(new URL("../../fixtures/clients/home", import.meta.url));
 let home: string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { FileReport } from "../../../src/main/client-configs";
 import { applyPlan, planImport } from "../../../src/main/client-configs/plan";
 import type { CompanionEntry } from "../../../src/main/client-configs/types";
-import { parseConfigText } from "../../../src/main/mcp/config/config";
+import { parseConfigText } from "../../../src/main/base/config-text";
 
 function report(client: FileReport["client"], servers: Record<string, CompanionEntry>): FileReport {
   const file = `/h/${client}.json`;

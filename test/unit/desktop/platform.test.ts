@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { parseDesktopArgs } from "../../../src/main/desktop/args";
-import { defaultConfigPath } from "../../../src/main/base/config-file";
+import { defaultConfigPath } from "../../../src/main/mcp/config/file";
 import { LinuxAutostart, autostartDir, autostartEntry } from "../../../src/main/desktop/autostart";
 import { electronPlatform } from "../../../src/main/desktop/platform";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { MenuItemConstructorOptions } from "electron";
-import type { ServerView } from "../../../src/shared/contract";
+import type { ServerView } from "../../../src/shared/types";
 import type { PendingEntry } from "../../../src/shared/types";
 import { MAX_LISTED_QUESTIONS, trayMenuTemplate, trayTooltip, type TrayActions, type TrayState } from "../../../src/main/desktop/tray-menu";
 import { TrayService, type TrayLike } from "../../../src/main/desktop/tray";

@@ -2,7 +2,8 @@
 // value and no URL query or fragment.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isCredentialName, MASK, maskAnswer, reduceUrl, reduceUrlsIn } from "../../../src/main/history/mask";
+import { MASK, maskAnswer, reduceUrl, reduceUrlsIn } from "../../../src/main/history/mask";
+import { namesCredential as isCredentialName } from "../../../src/forms/credential";
 
 const credentialKey = fc.constantFrom("password", "apiKey", "api_key", "clientSecret", "accessToken", "pin", "otp", "passphrase", "Credentials");
 const secretValue = fc.string({ minLength: 8, maxLength: 24 }).map((s) => `S3CR3T-${s}`);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { fieldsAsked, isCredentialField, isCredentialName, MASK, maskAnswer, reduceUrl, reduceUrlsIn } from "../../../src/main/history/mask";
+import { MASK, maskAnswer, reduceUrl, reduceUrlsIn } from "../../../src/main/history/mask";
+import { fieldsAsked } from "../../../src/forms/fields-asked";
+import { isCredentialProperty as isCredentialField, namesCredential as isCredentialName } from "../../../src/forms/credential";
 
 describe("history masking", () => {
   it("treats credential-looking names as credentials, by whole word", () => {

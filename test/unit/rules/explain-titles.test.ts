@@ -2,7 +2,7 @@
 // rather than its `const` value ("Hero 1", not "hero-1").
 import { describe, expect, it } from "vitest";
 import { explainRule } from "../../../src/main/rules/explain";
-import { fieldsAsked } from "../../../src/main/history/mask";
+import { fieldsAsked } from "../../../src/forms/fields-asked";
 import { titledValue } from "../../../src/shared/history";
 import type { FormRule } from "../../../src/shared/rules";
 

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toEnvelope } from "../../../src/main/rpc/envelope";
-import { isCredentialField } from "../../../src/main/history/mask";
+import { isCredentialProperty as isCredentialField } from "../../../src/forms/credential";
 import { Inbox } from "../../../src/main/inbox";
 import type { InboxEvent } from "../../../src/shared/types";
 import { createRulesHandlers } from "../../../src/main/rules/handlers";

@@ -8,7 +8,7 @@ import { readFileSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { pathToFileURL } from "node:url";
 import { trustProblem } from "../../base/file-trust";
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { McpConfigError, parseConfigText } from "../../base/config-text";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Keys a bare server map may carry that are not servers (toolnexus config sections). */
@@ -99,60 +99,29 @@ export interface ParseOptions {
   expand?: boolean;
 }
 
-export class McpConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "McpConfigError";
-  }
-}
-
 type Raw = Record<string, unknown>;
 const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** 1-based line and column of a character offset, for messages a person can act on. */
-export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return { line, column: before.length - before.lastIndexOf("\n") };
-}
-
-/**
- * Parses JSON text, naming the line and column of the first syntax error. `jsonc` (the default)
- * accepts comments and trailing commas, as VS Code, Zed and opencode do; `jsonc: false` is for
- * files whose own client reads strict JSON, so we refuse what that client would refuse.
- */
-export function parseConfigText(text: string, origin = "MCP config", options: { jsonc?: boolean } = {}): unknown {
-  const jsonc = options.jsonc !== false;
-  const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: jsonc, disallowComments: !jsonc, allowEmptyContent: false });
-  if (errors.length > 0) {
-    const first = errors[0];
-    const { line, column } = lineAndColumn(text, first.offset);
-    throw new McpConfigError(`${origin} is not valid JSON${jsonc ? "" : " (this file takes no comments or trailing commas)"} (line ${line}, column ${column}): ${describeParseError(first.error)}`);
-  }
-  return value;
-}
-
-function describeParseError(code: ParseError["error"]): string {
-  const name = printParseErrorCode(code);
-  const words: Record<string, string> = {
-    InvalidCommentToken: "a comment",
-    PropertyNameExpected: "expected a property name (a trailing comma?)",
-    ValueExpected: "expected a value (a trailing comma?)",
-    ColonExpected: "expected a colon",
-    CommaExpected: "expected a comma",
-    CloseBraceExpected: "expected }",
-    CloseBracketExpected: "expected ]",
-    EndOfFileExpected: "unexpected text after the end",
-    UnexpectedEndOfString: "a string that never ends",
-    UnexpectedEndOfComment: "a comment that never ends",
-    InvalidSymbol: "an unexpected character",
-  };
-  return words[name] ?? name;
-}
-
 /** True when the object looks like one server rather than a map of servers. */
 const looksLikeServer = (value: Raw) => SERVER_KEYS.some((k) => k in value);
+
+/**
+ * Where the server map sits in a config: its key path (`["mcpServers"]`, `["mcp", "servers"]`, …),
+ * `[]` for a bare map of servers, `["mcpServers"]` for an empty config (where a first server goes).
+ * The one locator: reading (serverMap) and editing (edit.ts, import) both follow it.
+ */
+export function serverMapPath(config: unknown): string[] {
+  if (!isObject(config)) return ["mcpServers"];
+  for (const key of WRAPPER_KEYS) {
+    if (!(key in config)) continue;
+    const inner = config[key];
+    // opencode's newer layout (and VS Code's settings.json) nest the map one level down:
+    // `mcp: { servers: { … } }`. A server that is itself named "servers" has a command or url.
+    if (key === "mcp" && isObject(inner) && isObject(inner.servers) && !looksLikeServer(inner.servers)) return ["mcp", "servers"];
+    return [key];
+  }
+  return Object.keys(config).length > 0 ? [] : ["mcpServers"];
+}
 
 /** Finds the server map inside any supported shape. */
 function serverMap(config: unknown): Raw {
@@ -160,17 +129,13 @@ function serverMap(config: unknown): Raw {
     const shape = Array.isArray(config) ? "an array" : config === null ? "null" : `a ${typeof config}`;
     throw new McpConfigError(`MCP config must be an object of servers (under "mcpServers", "servers" or "mcp"), not ${shape}.`);
   }
-  for (const key of WRAPPER_KEYS) {
-    if (key in config) {
-      const inner = config[key];
-      if (!isObject(inner)) {
-        throw new McpConfigError(`MCP config "${key}" must be an object mapping server names to servers.`);
-      }
-      // opencode's newer layout (and VS Code's settings.json) nest the map one level down:
-      // `mcp: { servers: { … } }`. A server that is itself named "servers" has a command or url.
-      if (key === "mcp" && isObject(inner.servers) && !looksLikeServer(inner.servers)) return inner.servers;
-      return inner;
+  const [key, nested] = serverMapPath(config);
+  if (key !== undefined && key in config) {
+    const inner = config[key];
+    if (!isObject(inner)) {
+      throw new McpConfigError(`MCP config "${key}" must be an object mapping server names to servers.`);
     }
+    return nested === undefined ? inner : (inner[nested] as Raw);
   }
   const entries = Object.entries(config).filter(([k]) => !RESERVED_KEYS.has(k));
   if (entries.length > 0 && !entries.some(([, v]) => isObject(v))) {

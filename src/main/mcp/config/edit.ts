@@ -5,9 +5,9 @@
 // file and concurrent edits each keep theirs.
 import { applyEdits, format, modify, type FormattingOptions } from "jsonc-parser";
 import { editFileSafe } from "../../base/safe-write";
-import { wrapperOf } from "../../client-configs/plan";
-import { CONFIG_WRITE_OPTIONS } from "../../base/config-file";
-import { McpConfigError, parseConfig, parseConfigText, rawServerMap } from "./config";
+import { CONFIG_WRITE_OPTIONS } from "./file";
+import { parseConfig, rawServerMap, serverMapPath } from "./config";
+import { McpConfigError, parseConfigText } from "../../base/config-text";
 
 const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" };
 
@@ -33,7 +33,7 @@ type Raw = Record<string, unknown>;
 
 function read(text: string): { value: unknown; wrapper: string[]; servers: Raw } {
   const value = text.trim() === "" ? {} : parseConfigText(text, "The MCP config");
-  return { value, wrapper: wrapperOf(value), servers: rawServerMap(value) };
+  return { value, wrapper: serverMapPath(value), servers: rawServerMap(value) };
 }
 
 /**

@@ -4,9 +4,10 @@
 // come back as field errors with nothing written; a value is never stored for a config that is
 // then not written, short of the file changing between the check and the write.
 import { readFile } from "node:fs/promises";
-import type { ServerView } from "../../../shared/contract";
+import type { ServerView } from "../../../shared/types";
 import type { ServerSaveResult } from "../../../shared/server-form";
-import { parseConfigText, rawServerMap } from "./config";
+import { rawServerMap } from "./config";
+import { parseConfigText } from "../../base/config-text";
 import { addServer, ConfigEditError, editConfigFile, editServer } from "./edit";
 import { checkServerForm, formOfEntry, type CheckedForm } from "./server-form";
 import { secretScrubber } from "../../secrets/scrub";

@@ -9,7 +9,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Request } from "../../../shared/types";
 import { findReferences, type InputSpec, type ServerConfig } from "./config";
-import type { LoadOptions } from "../types";
+import type { WaitFor } from "../../inbox/wait-for";
 
 export type { InputSpec };
 
@@ -81,7 +81,18 @@ export function askAgain(config: ServerConfig): void {
  * The value of each input `config` refers to: from the SecretStore, else asked through the
  * Inbox and stored. Throws InputNeeded (naming the input) when it cannot be had.
  */
-export async function resolveInputs(config: ServerConfig, options: LoadOptions, signal?: AbortSignal): Promise<Map<string, string>> {
+/** Where input values come from: the keychain, else the person (part of the source's LoadOptions). */
+export interface InputSources {
+  waitFor?: WaitFor;
+  /** Resolves `${secret:NAME}` in remote headers; a missing secret fails that server. */
+  secret?: (name: string) => Promise<string | undefined>;
+  /** Keeps the answer to a VS Code `${input:ID}`; without it the answer lasts one start. */
+  storeSecret?: (name: string, value: string) => Promise<void>;
+  /** Called with log lines that never carry header values or secrets. */
+  log?: (line: string) => void;
+}
+
+export async function resolveInputs(config: ServerConfig, options: InputSources, signal?: AbortSignal): Promise<Map<string, string>> {
   const values = new Map<string, string>();
   for (const id of referencedInputs(config)) {
     const spec: InputSpec = { id, ...config.inputs?.find((i) => i.id === id) };

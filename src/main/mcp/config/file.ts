@@ -6,10 +6,10 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { describeFsError } from "./fs-errors";
-import { trustProblem } from "./file-trust";
-import type { SafeWriteOptions } from "./safe-write";
-import { parseConfigText } from "../mcp/config/config";
+import { describeFsError } from "../../base/fs-errors";
+import { trustProblem } from "../../base/file-trust";
+import type { SafeWriteOptions } from "../../base/safe-write";
+import { parseConfigText } from "../../base/config-text";
 
 export interface ConfigFileResult {
   config: unknown;
