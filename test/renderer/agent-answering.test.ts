@@ -3,7 +3,7 @@
 import { describe, it, expect, vi } from "vitest";
 import { render, screen, within } from "@testing-library/svelte";
 import App from "../../src/renderer/App.svelte";
-import { CompanionStore } from "../../src/renderer/lib/state.svelte";
+import { Page } from "../../src/renderer/lib/page.svelte";
 import { fakeApi, formEntry } from "./fake-api";
 
 const schema = { type: "object", properties: { name: { type: "string", title: "Name" } } };
@@ -23,13 +23,13 @@ describe("a question an agent is answering itself", () => {
   it("sends no notification and does not take the screen; a question for the person does", async () => {
     const notify = vi.fn();
     const api = fakeApi();
-    const store = new CompanionStore(api, { notify });
-    const stop = store.start();
+    const page = new Page(api, { notify });
+    const stop = page.start();
     await new Promise((r) => setTimeout(r, 0));
     api.emit("inbox:event", { type: "added", entry: { ...formEntry(schema), answering: "cursor" } });
-    expect(store.pending).toHaveLength(1);
+    expect(page.inbox.pending).toHaveLength(1);
     expect(notify).not.toHaveBeenCalled();
-    expect(store.focusSeq).toBe(0);
+    expect(page.question.focusSeq).toBe(0);
     api.emit("inbox:event", { type: "added", entry: formEntry(schema) });
     expect(notify).toHaveBeenCalledTimes(1);
     stop();

@@ -2,8 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import App from "../../src/renderer/App.svelte";
 import Agents from "../../src/renderer/components/Agents.svelte";
-import { fakeApi } from "./fake-api";
-import { agentsClient, type AgentsClient } from "../../src/renderer/lib/agents-client";
+import { callOf, fakeApi } from "./fake-api";
 import type { AgentsApplyArg, AgentsPlan, AgentsPlanArg, AgentView } from "../../src/shared/agents";
 import type { Envelope } from "../../src/shared/contract";
 
@@ -34,7 +33,10 @@ function planFor(arg: AgentsPlanArg): AgentsPlan {
   return { ...base, files, notes: [arg.literalToken ? "Only a literal token is possible here" : "No token is written to the file."] };
 }
 
-function fakeClient(over: Partial<AgentsClient> = {}) {
+type Reply = (arg: any) => Promise<Envelope<any>>;
+
+/** The three agents channels as mocks, so a test can ask what the view sent on each. */
+function fakeClient(over: Partial<Record<"list" | "plan" | "apply", Reply>> = {}) {
   return {
     list: vi.fn(async () => ok(AGENTS)),
     plan: vi.fn(async (arg: AgentsPlanArg) => ok(planFor(arg))),
@@ -45,11 +47,15 @@ function fakeClient(over: Partial<AgentsClient> = {}) {
   };
 }
 
+function renderAgents(client: ReturnType<typeof fakeClient>) {
+  render(Agents, { props: { call: callOf({ "agents:list": client.list, "agents:plan": client.plan, "agents:apply": client.apply }) } });
+}
+
 const card = (name: string) => screen.getByRole("article", { name });
 
 describe("Agents view", () => {
   it("lists agents with their state; only found agents offer Connect/Disconnect; the hook box only for Claude Code and Codex", async () => {
-    render(Agents, { props: { client: fakeClient() } });
+    renderAgents(fakeClient());
     const items = await within(await screen.findByRole("list", { name: "Agents" })).findAllByRole("listitem");
     expect(items).toHaveLength(4);
     expect(within(card("Cursor")).getByText("Connected")).toBeTruthy();
@@ -64,7 +70,7 @@ describe("Agents view", () => {
 
   it("Connect shows the plan (file, backup, diff, notes) and writes nothing until Apply; Apply sends the plan's fingerprint", async () => {
     const client = fakeClient();
-    render(Agents, { props: { client } });
+    renderAgents(client);
     await fireEvent.click(await screen.findByRole("checkbox", { name: "With permission prompts" }));
     await fireEvent.click(screen.getByRole("button", { name: "Connect Claude Code" }));
     const region = await screen.findByRole("region", { name: "Planned change for Claude Code" });
@@ -87,7 +93,7 @@ describe("Agents view", () => {
 
   it("Cancel closes the plan and writes nothing", async () => {
     const client = fakeClient();
-    render(Agents, { props: { client } });
+    renderAgents(client);
     await fireEvent.click(await screen.findByRole("button", { name: "Connect Cursor" }));
     const region = await screen.findByRole("region", { name: "Planned change for Cursor" });
     await fireEvent.click(within(region).getByRole("button", { name: "Cancel" }));
@@ -97,7 +103,7 @@ describe("Agents view", () => {
 
   it("Zed over HTTP: no Apply until the person chooses; each choice re-plans with it", async () => {
     const client = fakeClient();
-    render(Agents, { props: { client } });
+    renderAgents(client);
     await screen.findByRole("list", { name: "Agents" });
     await fireEvent.change(screen.getByRole("combobox", { name: "How Zed reaches the companion" }), { target: { value: "http" } });
     await fireEvent.click(screen.getByRole("button", { name: "Connect Zed" }));
@@ -121,7 +127,7 @@ describe("Agents view", () => {
     const client = fakeClient({
       apply: vi.fn(async () => ({ ok: false, error: { code: "plan-changed", message: "Cursor's files changed since the change was shown; nothing was written." } }) as Envelope<never>),
     });
-    render(Agents, { props: { client } });
+    renderAgents(client);
     await fireEvent.click(await screen.findByRole("button", { name: "Connect Cursor" }));
     const region = await screen.findByRole("region", { name: "Planned change for Cursor" });
     await fireEvent.click(await within(region).findByRole("button", { name: "Apply" }));
@@ -132,8 +138,8 @@ describe("Agents view", () => {
     expect((await within(screen.getByRole("region", { name: "Planned change for Cursor" })).findByRole("button", { name: "Apply" }) as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it("a transport without the agents channels says so instead of throwing", async () => {
-    render(Agents, { props: { client: agentsClient({}) } });
+  it("a companion that refuses agents:list says so instead of listing nothing", async () => {
+    renderAgents(fakeClient({ list: async () => ({ ok: false, error: { code: "agents-unavailable", message: "This companion cannot connect agents yet." } }) }));
     expect((await screen.findByRole("alert")).textContent).toMatch(/cannot connect agents yet/);
   });
 

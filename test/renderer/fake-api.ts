@@ -7,6 +7,7 @@ import type { CompanionApi, Envelope, EventChannel, EventMap, FormCheck, InvokeC
 import type { ServerView } from "../../src/shared/types";
 import type { PendingEntry, ToolInfo } from "../../src/shared/types";
 import { checkFormAnswer } from "../../src/forms/check-answer";
+import { caller, type Call } from "../../src/renderer/lib/api";
 
 export const settings: Settings = {
   notificationsPaused: false,
@@ -119,6 +120,18 @@ export function fakeApi(overrides: Partial<Record<InvokeChannel, (arg: any) => P
     api[channel] = vi.fn(overrides[channel as InvokeChannel] ?? impl);
   }
   return api as unknown as FakeApi;
+}
+
+/** The page's one way to main (src/renderer/lib/api.ts) over a fake: what a view taking `call` gets. */
+export function callOf(overrides: Parameters<typeof fakeApi>[0] = {}): Call {
+  return caller(fakeApi(overrides));
+}
+
+type Reply = (arg: any) => Promise<Envelope<any>>;
+
+/** History's three channels from one fake, as the History view's `call`. */
+export function historyCall(fake: { list: Reply; clear: Reply; settings: Reply }): Call {
+  return callOf({ "history:list": fake.list, "history:clear": fake.clear, "history:settings": fake.settings });
 }
 
 let counter = 0;

@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import History from "../../src/renderer/components/History.svelte";
-import type { HistoryClient } from "../../src/renderer/lib/history-client";
+import { historyCall } from "./fake-api";
 import type { HistoryInfo, HistoryRecord } from "../../src/shared/history";
 import type { Envelope } from "../../src/shared/contract";
 
@@ -22,8 +22,8 @@ describe("History details", () => {
       receivedAt: Date.now() - 1000,
     };
     const info: HistoryInfo = { enabled: true, days: 90, status: { state: "ok", path: "/h.sqlite", dropped: 0, search: "fts5" } };
-    const client: HistoryClient = { list: vi.fn(async () => ok({ items: [record], hasMore: false })), clear: vi.fn(async () => ok({ removed: 0 })), settings: vi.fn(async () => ok(info)) };
-    render(History, { props: { client } });
+    const client = { list: vi.fn(async () => ok({ items: [record], hasMore: false })), clear: vi.fn(async () => ok({ removed: 0 })), settings: vi.fn(async () => ok(info)) };
+    render(History, { props: { call: historyCall(client) } });
     const item = (await within(await waitFor(() => screen.getByRole("list", { name: "History records" }))).findAllByRole("listitem"))[0]!;
     await fireEvent.click(within(item).getByText("Details"));
     const details = item.querySelector("dl")!;

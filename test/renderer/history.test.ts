@@ -1,8 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import History from "../../src/renderer/components/History.svelte";
-import type { HistoryClient } from "../../src/renderer/lib/history-client";
-import { historyClient } from "../../src/renderer/lib/history-client";
+import { callOf, historyCall } from "./fake-api";
 import type { HistoryInfo, HistoryPage, HistoryQuery, HistoryRecord } from "../../src/shared/history";
 import type { Envelope } from "../../src/shared/contract";
 
@@ -46,7 +45,7 @@ function fakeClient(records: HistoryRecord[], info: Partial<HistoryInfo> = {}) {
       settings = { ...settings, ...change };
       return ok(settings);
     }),
-  } satisfies HistoryClient;
+  };
   return client;
 }
 
@@ -54,7 +53,7 @@ const list = () => screen.getByRole("list", { name: "History records" });
 
 describe("History view", () => {
   it("lists questions with outcome, who settled it, who asked, and the masked answer in Details", async () => {
-    render(History, { props: { client: fakeClient([rec(1), rec(2, { outcome: "expired", by: "companion", reason: "the question expired", answer: undefined })]), now: () => NOW } });
+    render(History, { props: { call: historyCall(fakeClient([rec(1), rec(2, { outcome: "expired", by: "companion", reason: "the question expired", answer: undefined })])), now: () => NOW } });
     const items = await within(await waitFor(list)).findAllByRole("listitem");
     expect(items).toHaveLength(2);
     const first = within(items[0]);
@@ -70,14 +69,14 @@ describe("History view", () => {
   });
 
   it("shows a grouped flood of refusals with its count", async () => {
-    render(History, { props: { client: fakeClient([rec(1, { outcome: "refused", by: "companion", repeats: 22, answer: undefined, answerMs: 0 })]), now: () => NOW } });
+    render(History, { props: { call: historyCall(fakeClient([rec(1, { outcome: "refused", by: "companion", repeats: 22, answer: undefined, answerMs: 0 })])), now: () => NOW } });
     const [item] = await within(await waitFor(list)).findAllByRole("listitem");
     expect(item.textContent).toMatch(/Refused 22 times\s*by the companion/);
   });
 
   it("searches as the person types (debounced) and filters by outcome and time", async () => {
     const client = fakeClient([rec(1, { prompt: "Deploy main?" }), rec(2, { prompt: "Delete the branch?", outcome: "declined" }), rec(60 * 24 * 3, { prompt: "Deploy old?" })]);
-    render(History, { props: { client, now: () => NOW } });
+    render(History, { props: { call: historyCall(client), now: () => NOW } });
     await within(await waitFor(list)).findAllByRole("listitem");
     const search = screen.getByRole("searchbox", { name: "Search" });
     await fireEvent.input(search, { target: { value: "deploy" } });
@@ -93,7 +92,7 @@ describe("History view", () => {
 
   it("pages with Show more", async () => {
     const client = fakeClient(Array.from({ length: 150 }, (_, i) => rec(i + 1)));
-    render(History, { props: { client, now: () => NOW } });
+    render(History, { props: { call: historyCall(client), now: () => NOW } });
     await waitFor(() => expect(within(list()).getAllByRole("listitem")).toHaveLength(100));
     await fireEvent.click(screen.getByRole("button", { name: "Show more" }));
     await waitFor(() => expect(within(list()).getAllByRole("listitem")).toHaveLength(150));
@@ -102,7 +101,7 @@ describe("History view", () => {
 
   it("turns history off, changes the days to keep, and clears only after confirming", async () => {
     const client = fakeClient([rec(1)]);
-    render(History, { props: { client, now: () => NOW } });
+    render(History, { props: { call: historyCall(client), now: () => NOW } });
     const keep = (await screen.findByRole("checkbox", { name: "Keep history" })) as HTMLInputElement;
     expect(keep.checked).toBe(true);
     await fireEvent.click(keep);
@@ -121,12 +120,13 @@ describe("History view", () => {
   });
 
   it("shows a locked or unavailable store as a notice, not an error page", async () => {
-    render(History, { props: { client: fakeClient([], { status: { state: "ok", path: "/h", dropped: 2, detail: "the database is locked by another connection", search: "fts5" } }) } });
+    render(History, { props: { call: historyCall(fakeClient([], { status: { state: "ok", path: "/h", dropped: 2, detail: "the database is locked by another connection", search: "fts5" } })) } });
     expect((await screen.findByRole("status")).textContent).toMatch(/not being recorded right now: the database is locked.*Answering is not affected/);
   });
 
-  it("says so when the companion does not serve history", async () => {
-    render(History, { props: { client: historyClient({}) } });
+  it("says so when the companion refuses history", async () => {
+    const refused = async (): Promise<Envelope<never>> => ({ ok: false, error: { code: "history-unavailable", message: "This companion does not keep history yet." } });
+    render(History, { props: { call: callOf({ "history:list": refused, "history:clear": refused, "history:settings": refused }) } });
     expect((await screen.findByRole("alert")).textContent).toBe("This companion does not keep history yet.");
   });
 });

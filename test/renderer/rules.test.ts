@@ -10,7 +10,6 @@ import { checkFor, entry, fakeApi, formEntry, ok } from "./fake-api";
 import type { AnswerInput, Envelope } from "../../src/shared/contract";
 import type { Answer } from "../../src/shared/types";
 import type { RuleAddArg, RuleOffer, RuleView } from "../../src/shared/rules";
-import type { RuleResult } from "../../src/renderer/lib/rules-client";
 
 const schema = {
   type: "object",
@@ -42,10 +41,10 @@ function ruleView(over: Partial<RuleView> = {}): RuleView {
 }
 
 /** Calls in the order they happened, across the rule client and the answer. */
-function recorder(offer: RuleOffer, addResult: RuleResult<RuleView> = { ok: true, value: ruleView() }) {
+function recorder(offer: RuleOffer, addResult: Envelope<RuleView> = { ok: true, value: ruleView() }) {
   const calls: string[] = [];
   const rules = {
-    offer: vi.fn(async (_id: string) => offer),
+    offer: vi.fn(async (_id: string) => ok(offer)),
     add: vi.fn(async (arg: RuleAddArg) => {
       calls.push(`add:${arg.action}:${arg.scope}`);
       return addResult;
@@ -58,7 +57,7 @@ function recorder(offer: RuleOffer, addResult: RuleResult<RuleView> = { ok: true
   return { calls, rules, answer };
 }
 
-function renderForm(offer: RuleOffer, addResult?: RuleResult<RuleView>) {
+function renderForm(offer: RuleOffer, addResult?: Envelope<RuleView>) {
   const r = recorder(offer, addResult);
   const e = formEntry(schema, "Which branch?");
   render(QuestionForm, { props: { entry: e, answer: r.answer, check: checkFor(schema), rules: r.rules } });
@@ -135,7 +134,7 @@ describe("QuestionForm: Always answer this way", () => {
   });
 
   it("a refused rule still sends the answer", async () => {
-    const { calls, answer } = renderForm(formOffer, { ok: false, message: "refused" });
+    const { calls, answer } = renderForm(formOffer, { ok: false, error: { code: "rule-refused", message: "refused" } });
     await fireEvent.click(await always());
     await fireEvent.click(screen.getByRole("radio", { name: "Decline" }));
     await fireEvent.click(screen.getByRole("button", { name: "Decline" }));

@@ -1,7 +1,7 @@
 // The page asks main for snapshots (on start and on reconnect) while main keeps sending events. A
 // snapshot asked for before an event can arrive after it; it must not put back the older state.
 import { describe, it, expect } from "vitest";
-import { CompanionStore } from "../../src/renderer/lib/state.svelte";
+import { Page } from "../../src/renderer/lib/page.svelte";
 import { fakeApi, formEntry, ok, settings } from "./fake-api";
 import type { Envelope, Settings } from "../../src/shared/contract";
 import type { ServerView } from "../../src/shared/types";
@@ -16,18 +16,18 @@ function held<T>() {
 
 const server = (name: string): ServerView => ({ name, state: "connected", transport: "stdio", toolCount: 0, tools: [] });
 
-describe("store: snapshots and events", () => {
+describe("page: snapshots and events", () => {
   it("a question that arrives while the Inbox snapshot is on its way stays listed", async () => {
     const reply = held<Envelope<PendingEntry[]>>();
     const api = fakeApi({ "inbox:list": () => reply.promise });
-    const store = new CompanionStore(api);
-    const stop = store.start();
+    const page = new Page(api);
+    const stop = page.start();
     const question = formEntry({ type: "object", properties: {} });
     api.emit("inbox:event", { type: "added", entry: question });
-    expect(store.pending.map((e) => e.request.id)).toEqual([question.request.id]);
+    expect(page.inbox.pending.map((e) => e.request.id)).toEqual([question.request.id]);
     reply.release(ok([])); // taken before the question came
     await new Promise((r) => setTimeout(r, 0));
-    expect(store.pending.map((e) => e.request.id)).toEqual([question.request.id]);
+    expect(page.inbox.pending.map((e) => e.request.id)).toEqual([question.request.id]);
     stop();
   });
 
@@ -35,12 +35,12 @@ describe("store: snapshots and events", () => {
     const question = formEntry({ type: "object", properties: {} });
     const reply = held<Envelope<PendingEntry[]>>();
     const api = fakeApi({ "inbox:list": () => reply.promise });
-    const store = new CompanionStore(api);
-    const stop = store.start();
+    const page = new Page(api);
+    const stop = page.start();
     api.emit("inbox:event", { type: "answered", id: question.request.id, by: "page" } as never);
     reply.release(ok([question])); // taken before it was answered
     await new Promise((r) => setTimeout(r, 0));
-    expect(store.pending).toEqual([]);
+    expect(page.inbox.pending).toEqual([]);
     stop();
   });
 
@@ -48,10 +48,10 @@ describe("store: snapshots and events", () => {
     const question = formEntry({ type: "object", properties: {} });
     const slowSettings = held<Envelope<Settings>>();
     const api = fakeApi({ "inbox:list": async () => ok([question]), "settings:get": () => slowSettings.promise });
-    const store = new CompanionStore(api);
-    const stop = store.start();
+    const page = new Page(api);
+    const stop = page.start();
     await new Promise((r) => setTimeout(r, 0));
-    expect(store.pending.map((e) => e.request.id)).toEqual([question.request.id]);
+    expect(page.inbox.pending.map((e) => e.request.id)).toEqual([question.request.id]);
     slowSettings.release(ok(settings));
     stop();
   });
@@ -60,15 +60,15 @@ describe("store: snapshots and events", () => {
     const servers = held<Envelope<ServerView[]>>();
     const settingsReply = held<Envelope<Settings>>();
     const api = fakeApi({ "servers:list": () => servers.promise, "settings:get": () => settingsReply.promise });
-    const store = new CompanionStore(api);
-    const stop = store.start();
+    const page = new Page(api);
+    const stop = page.start();
     api.emit("servers:changed", [server("new")]);
     api.emit("settings:changed", { ...settings, notificationsPaused: true });
     servers.release(ok([server("old")]));
     settingsReply.release(ok(settings));
     await new Promise((r) => setTimeout(r, 0));
-    expect(store.servers.map((s) => s.name)).toEqual(["new"]);
-    expect(store.settings?.notificationsPaused).toBe(true);
+    expect(page.servers.list.map((s) => s.name)).toEqual(["new"]);
+    expect(page.settings.value?.notificationsPaused).toBe(true);
     stop();
   });
 });

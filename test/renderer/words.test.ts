@@ -6,10 +6,9 @@ import { render, screen, waitFor, within } from "@testing-library/svelte";
 import History from "../../src/renderer/components/History.svelte";
 import AskedBy from "../../src/renderer/components/AskedBy.svelte";
 import QuestionForm from "../../src/renderer/components/QuestionForm.svelte";
-import type { HistoryClient } from "../../src/renderer/lib/history-client";
 import type { HistoryInfo, HistoryRecord } from "../../src/shared/history";
 import { kindLabel, outcomeTone, outcomeWord, SIGN_IN_ID_PREFIX } from "../../src/shared/words";
-import { checkFor, formEntry, ok } from "./fake-api";
+import { checkFor, formEntry, historyCall, ok } from "./fake-api";
 import type { AnswerInput } from "../../src/shared/contract";
 
 const NOW = Date.UTC(2026, 10, 30, 12);
@@ -18,13 +17,13 @@ function rec(i: number, over: Partial<HistoryRecord>): HistoryRecord {
   return { rowId: i, requestId: `elc-${i}`, kind: "input", prompt: `Question ${i}`, server: "github", fields: [], outcome: "accepted", receivedAt: NOW - i * 60_000, ...over };
 }
 
-function historyOf(records: HistoryRecord[]): HistoryClient {
+function historyOf(records: HistoryRecord[]) {
   const info: HistoryInfo = { enabled: true, days: 90, status: { state: "ok", path: "/h.sqlite", dropped: 0, search: "fts5" } };
-  return {
+  return historyCall({
     list: vi.fn(async () => ok({ items: records, hasMore: false })),
     clear: vi.fn(async () => ok({ removed: 0 })),
     settings: vi.fn(async () => ok(info)),
-  };
+  });
 }
 
 describe("the words", () => {
@@ -48,7 +47,7 @@ describe("History speaks the same words", () => {
   it("a plain link is a Link, a sign-in a Sign-in, and declined/cancelled are not in the success tone", async () => {
     render(History, {
       props: {
-        client: historyOf([
+        call: historyOf([
           rec(1, { kind: "authorization", requestId: "elc-link", url: "https://example.com/consent" }),
           rec(2, { kind: "authorization", requestId: `${SIGN_IN_ID_PREFIX}x`, url: "https://auth.example.com/authorize" }),
           rec(3, { outcome: "declined" }),

@@ -2,7 +2,7 @@
 // question, only when the person allowed it and is not already looking at the page.
 import { isSignIn } from "../../shared/words";
 import type { PendingEntry } from "../../shared/types";
-import { askerText } from "./state.svelte";
+import { askerText } from "./format";
 
 export function notificationsSupported(): boolean {
   return typeof Notification !== "undefined";

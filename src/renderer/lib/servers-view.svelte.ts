@@ -1,7 +1,6 @@
 // What the person set in the Servers view (folds, search) outlives the view's unmount when they
-// go to the Inbox to answer a tool's question and come back. One per store, so pages (and tests)
-// never share it.
-import type { CompanionStore } from "./state.svelte";
+// go to the Inbox to answer a tool's question and come back. One per page (lib/page.svelte.ts), so
+// pages (and tests) never share it.
 
 /**
  * Below this many tools in all, every server's tools start unfolded: a short list reads at a glance,
@@ -44,12 +43,9 @@ export class ServersViewState {
     if (server.tools.length > 0) this.#defaults.set(server.name, open);
     return open;
   }
-}
 
-const states = new WeakMap<CompanionStore, ServersViewState>();
-
-export function serversViewState(store: CompanionStore): ServersViewState {
-  let state = states.get(store);
-  if (!state) states.set(store, (state = new ServersViewState()));
-  return state;
+  /** The person folded or unfolded a server's tools. */
+  setOpen(server: string, open: boolean): void {
+    this.open[server] = open;
+  }
 }

@@ -1,0 +1,10 @@
+// Which of the page's views is on screen.
+export type View = "inbox" | "servers" | "agents" | "history" | "settings";
+
+export class Nav {
+  view = $state<View>("inbox");
+
+  go(view: View): void {
+    this.view = view;
+  }
+}
