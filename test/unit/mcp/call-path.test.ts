@@ -8,6 +8,7 @@ import { chooseCallPath, type PathChoice } from "../../../src/main/mcp/call-path
 import { loadMcp } from "../../../src/main/mcp/source";
 import type { McpSource } from "../../../src/main/mcp/types";
 import { fixturesDir } from "../../fixtures";
+import { outputOf } from "../../helpers/tool-output";
 
 vi.mock("../../../src/main/mcp/call-paths/choose", async (importOriginal) => {
   const actual = await importOriginal<typeof import("../../../src/main/mcp/call-paths/choose")>();
@@ -112,12 +113,12 @@ describe("a connection", () => {
     expect(chosen.mock.results[0].value).toMatchObject({ kind: "stdio-raw" });
 
     const tool = (name: string) => source!.tools.find((t) => t.tool === name)!;
-    await expect(tool("echo").execute({ text: "a" })).resolves.toMatchObject({ output: "echo: a" });
-    await expect(tool("typed").execute({})).resolves.toMatchObject({ output: '{"n":1}' });
-    await expect(tool("echo").execute({ text: "b" }, { onprogress: () => {} })).resolves.toMatchObject({ output: "echo: b" });
+    await expect(outputOf(tool("echo").execute({ text: "a" }))).resolves.toMatchObject({ output: "echo: a" });
+    await expect(outputOf(tool("typed").execute({}))).resolves.toMatchObject({ output: '{"n":1}' });
+    await expect(outputOf(tool("echo").execute({ text: "b" }, { onprogress: () => {} }))).resolves.toMatchObject({ output: "echo: b" });
     expect(chosen).toHaveBeenCalledTimes(1);
     // The plain call went raw (our string id), the typed one and the one with progress through the SDK.
-    const seen = JSON.parse((await tool("calls").execute({})).output) as { ids: unknown[] };
+    const seen = JSON.parse((await outputOf(tool("calls").execute({}))).output) as { ids: unknown[] };
     expect(seen.ids.map((id) => typeof id)).toEqual(["string", "number", "number"]);
   }, 20_000);
 });

@@ -3,10 +3,11 @@
 // timer that is held while the server waits on a person. A call the server refuses for want of
 // sign-in is retried after the person signed in; one that needs the person to open URL(s) first
 // (URL elicitation) is retried once they did.
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config/config";
 import { elicitationProblem } from "../elicit";
-import { toToolOutput } from "../result";
-import type { ExecuteContext, ToolOutput, WaitFor } from "../types";
+import { boundedResult } from "../result";
+import type { ExecuteContext, WaitFor } from "../types";
 import { ToolCallError, type CallPath } from "../call-paths/call-path";
 import { LinkedAbort } from "../../base/linked-abort";
 import { MAX_SIGN_INS_PER_CONNECT } from "../../auth/session";
@@ -34,8 +35,8 @@ export interface CallsHost {
   signIn(agent?: string): Promise<boolean>;
 }
 
-/** One call of `tool` (its name on the server): its output (result.ts). */
-export async function executeTool(host: CallsHost, tool: string, args: Record<string, unknown>, ctx: ExecuteContext = {}): Promise<ToolOutput> {
+/** One call of `tool` (its name on the server): the server's result, bounded (result.ts). */
+export async function executeTool(host: CallsHost, tool: string, args: Record<string, unknown>, ctx: ExecuteContext = {}): Promise<CallToolResult> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await callOnce(host, tool, args, ctx);
@@ -68,7 +69,7 @@ async function browserSteps(host: CallsHost, waitFor: WaitFor, tool: string, err
   }
 }
 
-async function callOnce(host: CallsHost, tool: string, args: Record<string, unknown>, ctx: ExecuteContext): Promise<ToolOutput> {
+async function callOnce(host: CallsHost, tool: string, args: Record<string, unknown>, ctx: ExecuteContext): Promise<CallToolResult> {
   const path = host.path();
   if (!path) throw host.notConnected();
   const { config, requests } = host;
@@ -89,7 +90,7 @@ async function callOnce(host: CallsHost, tool: string, args: Record<string, unkn
     // after its roots are in place.
     return await requests.within(call, async () => {
       await requests.rootsFor(call, signal);
-      return toToolOutput(config.name, tool, (await path.call(tool, args, signal, { progressToken })) as unknown as Record<string, unknown>);
+      return boundedResult(config.name, tool, await path.call(tool, args, signal, { progressToken }));
     });
   } catch (error) {
     if (signal.aborted && signal.reason instanceof ToolCallError) throw signal.reason;

@@ -3,13 +3,13 @@
 // what the server asks goes through server-requests.ts, tool calls through calls.ts on the call
 // path picked at connect (call-paths/choose.ts); sign-in is sign-in.ts, the tools list
 // tool-listing.ts, the transports transports.ts. Its failures stay here.
-import { Client, StreamableHTTPClientTransport, type Tool, type Transport } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool, type Transport } from "@modelcontextprotocol/client";
 import type { ServerStatus } from "../../../shared/types";
 import { QUIT_GRACE_MS } from "../../../shared/limits";
 import { expandEnvSecrets, expandHeaders, type ServerConfig } from "../config/config";
 import { resolveInputs, withInputs } from "../config/inputs";
 import { targetOf } from "../server-target";
-import type { ExecuteContext, LoadOptions, McpBackend, McpTool, ToolOutput } from "../types";
+import type { ExecuteContext, LoadOptions, McpBackend, McpTool } from "../types";
 import { ToolCallError, type CallPath } from "../call-paths/call-path";
 import { chooseCallPath } from "../call-paths/choose";
 import { executeTool, type CallsHost } from "./calls";
@@ -256,8 +256,8 @@ export class ServerConnection implements McpBackend {
     this.changed("tools");
   }
 
-  /** One call of `tool` (its name on the server): its output (calls.ts). */
-  execute(tool: string, args: Record<string, unknown>, ctx: ExecuteContext = {}): Promise<ToolOutput> {
+  /** One call of `tool` (its name on the server): the server's result, bounded (calls.ts). */
+  execute(tool: string, args: Record<string, unknown>, ctx: ExecuteContext = {}): Promise<CallToolResult> {
     return executeTool(this.calls, tool, args, ctx);
   }
 

@@ -1,10 +1,10 @@
 // What a server's tools/list becomes: the tools within bounds (limits.ts), at most
 // MAX_TOOLS_PER_SERVER, that an agent can be offered, under uniform names (`server_tool`).
-import type { Tool } from "@modelcontextprotocol/client";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { sanitize } from "../config/config";
 import { jsonBoundsProblem, tryStringify } from "../../base/json-bounds";
 import { MAX_TOOL_SCHEMA_BYTES, MAX_TOOLS_PER_SERVER } from "../../../shared/limits";
-import type { ExecuteContext, McpTool, ToolOutput } from "../types";
+import type { ExecuteContext, McpTool } from "../types";
 
 /** Why a listed tool is dropped, or undefined when it is kept (limits.ts). Never throws. */
 export function toolProblem(tool: unknown): string | undefined {
@@ -70,7 +70,7 @@ export function listedTools(
   server: string,
   listed: Tool[],
   log: (line: string) => void,
-  execute: (tool: string, args: Record<string, unknown>, ctx?: ExecuteContext) => Promise<ToolOutput>,
+  execute: (tool: string, args: Record<string, unknown>, ctx?: ExecuteContext) => Promise<CallToolResult>,
 ): ListedTools {
   const prefix = sanitize(server);
   const kept = boundedTools(server, Array.isArray(listed) ? listed : [], log).filter((tool) => offeredToAgents(server, tool, log));
