@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { loadMcp } from "../src/main/mcp/source";
+import { toToolOutput } from "../src/main/mcp/result";
 import { Inbox, inboxWaitFor } from "../src/main/inbox";
 import type { McpTool } from "../src/main/mcp/types";
 import type { WaitFor } from "../src/main/inbox/wait-for";
@@ -87,7 +88,7 @@ async function companionPath(): Promise<{ run: LoopRunner; close: () => Promise<
   if (!tool) throw new Error(`the fixture did not load: ${JSON.stringify(source.servers())}`);
   return {
     run: async (k) => {
-      const result = await tool.execute({ k });
+      const result = toToolOutput(await tool.execute({ k }));
       if (result.isError) throw new Error(`elicit_loop failed: ${result.output}`);
       return parseLoop(result.output, k);
     },

@@ -17,6 +17,7 @@ import type { McpSource } from "../../src/main/mcp/types";
 import { CallbackHub, createAuth, startCallbackListener, type CallbackListener } from "../../src/main/auth";
 import { createMemoryStore } from "../../src/main/secrets";
 import type { ServerStatus } from "../../src/shared/types";
+import { outputOf } from "../helpers/tool-output";
 
 /** The suite's authorization servers accept this URL as a client ID metadata document (SEP-991). */
 const CIMD_CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
@@ -130,7 +131,7 @@ async function main(): Promise<number> {
     let failures = 0;
     for (const tool of source.tools) {
       const args = argumentsFor(tool.inputSchema);
-      const result = await tool.execute(args);
+      const result = await outputOf(tool.execute(args));
       log(`${tool.tool}(${JSON.stringify(args)}) -> ${result.isError ? "ERROR " : ""}${result.output}`);
       if (result.isError) failures++;
     }

@@ -19,6 +19,7 @@ import { createKeytarStore, createMemoryStore } from "../../src/main/secrets";
 import type { SecretStore } from "../../src/main/secrets/types";
 import { startOAuthServer } from "../integration/oauth-harness";
 import { launchChromium, rendererDir, type App } from "./harness";
+import { outputOf } from "../helpers/tool-output";
 
 const UI_TIMEOUT = 30_000;
 const hasBus = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS);
@@ -103,7 +104,7 @@ describe("OAuth sign-in across a restart, in Chromium (issue 9)", () => {
         if (event.type === "added" && event.entry.request.kind !== "authorization") second.core.inbox.answer(event.entry.request.id, { ok: true, data: { region: "emea" } });
       });
       try {
-        expect((await tool.execute({})).output).toBe("region: emea");
+        expect((await outputOf(tool.execute({}))).output).toBe("region: emea");
       } finally {
         stop();
       }

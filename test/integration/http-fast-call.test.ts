@@ -1,4 +1,4 @@
-// The raw paths for tools/call (src/main/mcp/call-paths/http-fast.ts over streamable HTTP, raw-call.ts
+// The raw paths for tools/call (src/main/mcp/call-paths/http-fast.ts over streamable HTTP, stdio-raw.ts
 // over stdio), against a real SDK server in its own process (test/fixtures/http-calls.mjs): plain
 // calls skip the SDK client (the server sees our string ids), and whatever else comes during the
 // call (an elicitation, a log message), a JSON-RPC error, a cancel and an output schema behave as
@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMcp } from "../../src/main/mcp/source";
 import type { McpSource, McpTool } from "../../src/main/mcp/types";
+import { toToolOutput } from "../../src/main/mcp/result";
 import { fixturesDir } from "../fixtures";
+import { outputOf } from "../helpers/tool-output";
 
 let server: ChildProcess | undefined;
 let source: McpSource;
@@ -25,7 +27,7 @@ function tool(name: string): McpTool {
 }
 
 async function seen(): Promise<{ ids: unknown[]; cancelled: unknown[] }> {
-  return JSON.parse((await tool("calls").execute({})).output);
+  return JSON.parse((await outputOf(tool("calls").execute({}))).output);
 }
 
 for (const transport of ["streamable-http", "stdio"] as const) {
@@ -56,22 +58,22 @@ afterAll(async () => {
 });
 
   it("goes as our own POST, not through the SDK client, and returns the result as sent", async () => {
-    const out = await tool("echo").execute({ text: "hi" });
-    expect(out).toMatchObject({ output: "echo: hi", isError: false });
-    expect(out.metadata?.result).toEqual({ content: [{ type: "text", text: "echo: hi" }] });
+    const result = await tool("echo").execute({ text: "hi" });
+    expect(toToolOutput(result)).toMatchObject({ output: "echo: hi", isError: false });
+    expect(result).toEqual({ content: [{ type: "text", text: "echo: hi" }] });
     const ids = (await seen()).ids;
     expect(String(ids.at(-1))).toMatch(/^tnc-\d+$/);
   });
 
   it("answers an elicitation the server sends on the call's stream (the SDK client's handler runs)", async () => {
-    const out = await tool("ask").execute({});
+    const out = await outputOf(tool("ask").execute({}));
     expect(out.output).toBe("answer: accept Ada");
     expect(asked).toContain("Your name?");
   });
 
   it("passes a log message sent on the call's stream to the caller", async () => {
     const logs: Record<string, unknown>[] = [];
-    const out = await tool("log").execute({}, { onlog: (log) => logs.push(log) });
+    const out = await outputOf(tool("log").execute({}, { onlog: (log) => logs.push(log) }));
     expect(out.output).toBe("logged");
     expect(logs).toEqual([expect.objectContaining({ level: "info", data: { said: "hello from the call" } })]);
   });
@@ -91,7 +93,7 @@ afterAll(async () => {
   });
 
   it("leaves a tool with an output schema to the SDK client, which checks the result against it", async () => {
-    const out = await tool("typed").execute({});
+    const out = await outputOf(tool("typed").execute({}));
     expect(out).toMatchObject({ output: '{"n":1}', isError: false });
     expect(typeof (await seen()).ids.at(-1)).toBe("number");
   });

@@ -14,6 +14,7 @@ import { createMemoryStore } from "../../src/main/secrets/memory-store";
 import type { SecretStore } from "../../src/main/secrets/types";
 import type { InboxEvent, PendingEntry } from "../../src/shared/types";
 import { fixture, fixturesDir } from "../fixtures";
+import { outputOf } from "../helpers/tool-output";
 
 const TOKEN = "vs-input-TOKEN-5e4d3c2b1a";
 const REMOTE_KEY = "remote-KEY-0a9b8c7d6e";
@@ -70,7 +71,7 @@ async function run(core: Core, name: string): Promise<string> {
   const tool = core.source.tools.find((t) => t.name === name);
   if (!tool) throw new Error(`no tool ${name}`);
   // The server's own result, before the views' scrubbing: what the server really received.
-  return (await tool.execute({})).output;
+  return (await outputOf(tool.execute({}))).output;
 }
 
 beforeAll(async () => {

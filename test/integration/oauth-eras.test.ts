@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryStore } from "../../src/main/secrets";
 import { companion, signingPerson, startOAuthServer, until } from "./oauth-harness";
+import { outputOf } from "../helpers/tool-output";
 
 describe("OAuth sign-in across protocol eras and transports", () => {
   for (const { era, entry, transport } of [
@@ -18,7 +19,7 @@ describe("OAuth sign-in across protocol eras and transports", () => {
       expect(run.questions.map((q) => q.request.kind)).toEqual(["authorization"]);
       expect(pages.map((p) => p.status)).toEqual([200]);
       const tool = run.source.tools.find((t) => t.name === "secure_ask_region")!;
-      expect((await tool.execute({})).output).toBe("region: emea");
+      expect((await outputOf(tool.execute({}))).output).toBe("region: emea");
       expect(await server.stats()).toMatchObject({ authorize: 1, codeGrants: 1 });
     }, 30_000);
   }

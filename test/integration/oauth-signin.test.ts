@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryStore } from "../../src/main/secrets";
 import { companion, signingPerson, startOAuthServer, statusOf, until } from "./oauth-harness";
+import { outputOf } from "../helpers/tool-output";
 
 describe("OAuth sign-in to a remote server", () => {
   it("asks once, connects, runs a tool with an elicitation, reconnects after a restart with the refresh token, and sign-out removes every stored item", async () => {
@@ -32,7 +33,7 @@ describe("OAuth sign-in to a remote server", () => {
     expect(pages).toEqual([{ status: 200, body: expect.stringContaining("Signed in to &#34;secure&#34;") }]);
 
     const tool = first.source.tools.find((t) => t.name === "secure_ask_region")!;
-    expect((await tool.execute({})).output).toBe("region: emea");
+    expect((await outputOf(tool.execute({}))).output).toBe("region: emea");
     expect(first.questions.map((q) => q.request.kind)).toEqual(["authorization", "input"]);
 
     // Nothing the server issued reaches a log line or a page.
@@ -61,7 +62,7 @@ describe("OAuth sign-in to a remote server", () => {
     expect(after.refreshGrants).toBeGreaterThan(before.refreshGrants);
     // Refreshed before the expired token was sent: the server refused nothing more.
     expect(after.refused).toBe(before.refused);
-    expect((await second.source.tools.find((t) => t.name === "secure_ask_region")!.execute({})).output).toBe("region: emea");
+    expect((await outputOf(second.source.tools.find((t) => t.name === "secure_ask_region")!.execute({}))).output).toBe("region: emea");
 
     await second.auth.signOut("secure");
     expect((await store.list()).filter((n) => n.startsWith("oauth."))).toEqual([]);

@@ -18,6 +18,7 @@ import { approvalRequest } from "../../src/main/hooks/approval-request";
 import { toEnvelope } from "../../src/main/rpc/envelope";
 import { companionWaitFor } from "../../src/main/cli/companion-client";
 import { nextQuestion, startCompanion } from "./gateway-harness";
+import { outputOf } from "../helpers/tool-output";
 
 const bin = path.join(repoRoot, "bin", "toolnexus-companion");
 let dir: string;
@@ -77,7 +78,7 @@ async function session(): Promise<Session> {
   };
 }
 
-const call = (s: Session) => s.source.tools.find((t) => t.name === "deploy_ask_region")!.execute({});
+const call = (s: Session) => outputOf(s.source.tools.find((t) => t.name === "deploy_ask_region")!.execute({}));
 
 async function pending(s: Session): Promise<PendingEntry> {
   for (let i = 0; i < 200; i++) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMcp, type McpSource } from "../../src/main/mcp/source";
 import { everythingStdioCommand, startEverythingHttp, type RunningHttpServer } from "../fixtures";
 import { scriptedPerson, type ScriptedPerson } from "../helpers/person";
+import { outputOf } from "../helpers/tool-output";
 
 const filled = {
   name: "Ada Lovelace",
@@ -61,18 +62,18 @@ describe.each(transports)("server-everything over %s", (_label, start) => {
   });
 
   it("echo maps the text result", async () => {
-    await expect(tool("echo").execute({ message: "hi there" })).resolves.toMatchObject({ output: "Echo: hi there", isError: false });
+    await expect(outputOf(tool("echo").execute({ message: "hi there" }))).resolves.toMatchObject({ output: "Echo: hi there", isError: false });
   });
 
   it("structuredContent comes back as its JSON", async () => {
-    const result = await tool("get-structured-content").execute({ location: "New York" });
+    const result = await outputOf(tool("get-structured-content").execute({ location: "New York" }));
     expect(result.isError).toBe(false);
     expect(JSON.parse(result.output)).toMatchObject({ temperature: expect.any(Number) });
   });
 
   it("trigger-elicitation-request reaches waitFor as an input Request with all 13 properties", async () => {
     policy = () => ({ ok: true, data: filled });
-    const result = await tool("trigger-elicitation-request").execute({});
+    const result = await outputOf(tool("trigger-elicitation-request").execute({}));
     const question = person.seen.at(-1)!;
     expect(question.source).toEqual({ server: "everything", tool: "trigger-elicitation-request" });
     expect(question.request.kind).toBe("input");
@@ -95,11 +96,11 @@ describe.each(transports)("server-everything over %s", (_label, start) => {
 
   it("declining reaches the server as decline, cancelling as cancel", async () => {
     policy = () => ({ ok: false, reason: "declined" });
-    const declined = await tool("trigger-elicitation-request").execute({});
+    const declined = await outputOf(tool("trigger-elicitation-request").execute({}));
     expect(declined.output).toContain("User declined");
     expect(declined.output).toContain('"action": "decline"');
     policy = () => ({ ok: false, reason: "cancelled" });
-    const cancelled = await tool("trigger-elicitation-request").execute({});
+    const cancelled = await outputOf(tool("trigger-elicitation-request").execute({}));
     expect(cancelled.output).toContain("User cancelled");
     expect(cancelled.output).toContain('"action": "cancel"');
   });
@@ -107,7 +108,7 @@ describe.each(transports)("server-everything over %s", (_label, start) => {
   it("trigger-url-elicitation reaches waitFor as an authorization Request with the url", async () => {
     policy = () => ({ ok: true });
     const url = "https://example.com/authorize?state=xyz";
-    const result = await tool("trigger-url-elicitation").execute({ url, message: "Sign in to Example" });
+    const result = await outputOf(tool("trigger-url-elicitation").execute({ url, message: "Sign in to Example" }));
     const question = person.seen.at(-1)!;
     expect(question.request).toEqual({ id: expect.stringMatching(/^elc-/), kind: "authorization", prompt: "Sign in to Example", url });
     expect(result.isError).toBe(false);

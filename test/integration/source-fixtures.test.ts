@@ -9,6 +9,7 @@ import { loadMcp, type McpSource } from "../../src/main/mcp/source";
 import type { InboxEvent } from "../../src/shared/types";
 import { fixtureCommand, isAlive, startHttpFixture, waitForExit, type RunningHttpServer } from "../fixtures";
 import { eventually, scriptedPerson } from "../helpers/person";
+import { outputOf } from "../helpers/tool-output";
 
 let sources: McpSource[] = [];
 let servers: RunningHttpServer[] = [];
@@ -38,7 +39,7 @@ describe("both protocol eras reach the same waitFor", () => {
     const person = scriptedPerson(() => ({ ok: true, data: { region: "apac" } }));
     const source = await load({ mcpServers: { modern: { url: server.url } } }, { waitFor: person.waitFor });
     expect(source.servers()[0]).toMatchObject({ state: "connected", transport: "streamable-http", protocol: "2026-07-28" });
-    const result = await toolOf(source, "modern_ask_region").execute({});
+    const result = await outputOf(toolOf(source, "modern_ask_region").execute({}));
     expect(result).toMatchObject({ output: "region: apac", isError: false });
     expect(person.seen).toHaveLength(1);
     expect(person.seen[0].request).toMatchObject({ kind: "input", id: expect.stringMatching(/^elc-/) });
@@ -49,7 +50,7 @@ describe("both protocol eras reach the same waitFor", () => {
     const person = scriptedPerson(() => ({ ok: true, data: { region: "emea" } }));
     const source = await load({ mcpServers: { legacy: fixtureCommand("modern-elicit") } }, { waitFor: person.waitFor });
     expect(source.servers()[0].protocol).toMatch(/^2025-/);
-    await expect(toolOf(source, "legacy_ask_region").execute({})).resolves.toMatchObject({ output: "region: emea" });
+    await expect(outputOf(toolOf(source, "legacy_ask_region").execute({}))).resolves.toMatchObject({ output: "region: emea" });
     expect(person.seen[0].request.kind).toBe("input");
   });
 
@@ -58,7 +59,7 @@ describe("both protocol eras reach the same waitFor", () => {
     servers.push(server);
     const person = scriptedPerson(() => ({ ok: false, reason: "declined" }));
     const source = await load({ mcpServers: { modern: { url: server.url } } }, { waitFor: person.waitFor });
-    await expect(toolOf(source, "modern_ask_region").execute({})).resolves.toMatchObject({ output: expect.stringContaining("declined") });
+    await expect(outputOf(toolOf(source, "modern_ask_region").execute({}))).resolves.toMatchObject({ output: expect.stringContaining("declined") });
   });
 });
 
@@ -68,7 +69,7 @@ describe("questions that go away", () => {
     const events: InboxEvent[] = [];
     person.inbox.on((e) => events.push(e));
     const source = await load({ mcpServers: { fickle: fixtureCommand("cancel-elicit") } }, { waitFor: person.waitFor });
-    const call = toolOf(source, "fickle_ask_then_withdraw").execute({ afterMs: 300 });
+    const call = outputOf(toolOf(source, "fickle_ask_then_withdraw").execute({ afterMs: 300 }));
     const question = await person.nextQuestion();
     expect(person.inbox.list()).toHaveLength(1);
     await expect(call).resolves.toMatchObject({ output: "withdrawn" });
@@ -91,7 +92,7 @@ describe("questions that go away", () => {
     expect(source.servers().find((s) => s.name === "crashy")?.error).toMatch(/exited with code 3/);
     expect(source.tools.some((t) => t.server === "crashy")).toBe(false);
     expect(source.status.steady).toBe("connected");
-    await expect(toolOf(source, "steady_ping").execute({})).resolves.toMatchObject({ output: "pong" });
+    await expect(outputOf(toolOf(source, "steady_ping").execute({}))).resolves.toMatchObject({ output: "pong" });
   });
 });
 
@@ -180,7 +181,7 @@ describe("process trees and long waits", () => {
   it("a call whose server waits on a person outlives the idle timeout", async () => {
     const person = scriptedPerson();
     const source = await load({ mcpServers: { slow: { ...fixtureCommand("slow-tool"), callTimeout: 400 } } }, { waitFor: person.waitFor });
-    const call = toolOf(source, "slow_ask_after").execute({ ms: 50 });
+    const call = outputOf(toolOf(source, "slow_ask_after").execute({ ms: 50 }));
     const question = await person.nextQuestion();
     await new Promise((r) => setTimeout(r, 1200)); // three idle timeouts pass while the person thinks
     person.inbox.answer(question.request.id, { ok: true, data: { ok: true } });
@@ -206,7 +207,7 @@ describe("a flooding server", () => {
   it("past the per-server cap, questions are cancelled at once while the first ones wait", async () => {
     const person = scriptedPerson();
     const source = await load({ mcpServers: { noisy: fixtureCommand("flood") } }, { waitFor: person.waitFor });
-    const call = toolOf(source, "noisy_ask_many").execute({ count: 11 });
+    const call = outputOf(toolOf(source, "noisy_ask_many").execute({ count: 11 }));
     await eventually(() => person.inbox.list().length === 8, 5000, "8 pending questions");
     await new Promise((r) => setTimeout(r, 200));
     expect(person.inbox.list()).toHaveLength(8);

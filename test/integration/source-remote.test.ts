@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadMcp, type McpSource } from "../../src/main/mcp/source";
 import { everythingEntry, fixtureCommand, freePort, waitForExit } from "../fixtures";
 import { scriptedPerson } from "../helpers/person";
+import { outputOf } from "../helpers/tool-output";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -47,7 +48,7 @@ describe("remote servers", () => {
     expect(source.servers()[0]).toMatchObject({ state: "connected", transport: "sse" });
     expect(logs.join("\n")).toMatch(/trying SSE/);
     expect(logs.join("\n")).not.toContain("header-value-that-must-not-be-logged");
-    const result = await source.tools.find((t) => t.name === "old_trigger-elicitation-request")!.execute({});
+    const result = await outputOf(source.tools.find((t) => t.name === "old_trigger-elicitation-request")!.execute({}));
     expect(result.output).toContain('"action": "decline"');
   });
 

@@ -15,6 +15,7 @@ import { demoServer, DEMO_SERVER_NAME, firstRunInfo } from "../../src/main/mcp/c
 import type { InboxEvent, ServerStatus } from "../../src/shared/types";
 import { fixture, fixtureCommand, freePort, isAlive, waitForExit } from "../fixtures";
 import { eventually, scriptedPerson } from "../helpers/person";
+import { outputOf } from "../helpers/tool-output";
 
 let dir: string;
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -46,7 +47,7 @@ const statusOf = (source: RuntimeSource, name: string): ServerStatus => {
 async function pidOf(source: RuntimeSource, server: string): Promise<number> {
   const tool = source.tools.find((t) => t.name === `${server}_pid`);
   if (!tool) throw new Error(`no ${server}_pid tool; have ${source.tools.map((t) => t.name).join(", ")}`);
-  return Number((await tool.execute({})).output);
+  return Number((await outputOf(tool.execute({}))).output);
 }
 
 describe("a stdio server that exits", () => {
@@ -269,8 +270,8 @@ describe("the first run's demo server", () => {
     await supervisor.startExtra(demoServer());
     expect(statusOf(source, DEMO_SERVER_NAME).state).toBe("connected");
     const tool = (name: string) => source.tools.find((t) => t.name === `demo_${name}`)!;
-    await expect(tool("ask_coffee_order").execute({})).resolves.toMatchObject({ output: "Brewing a large tea for Ada.", isError: false });
-    await expect(tool("open_docs_page").execute({})).resolves.toMatchObject({ output: "You opened the page.", isError: false });
+    await expect(outputOf(tool("ask_coffee_order").execute({}))).resolves.toMatchObject({ output: "Brewing a large tea for Ada.", isError: false });
+    await expect(outputOf(tool("open_docs_page").execute({}))).resolves.toMatchObject({ output: "You opened the page.", isError: false });
     expect(person.seen.map((e) => e.request.kind)).toEqual(["input", "authorization"]);
     expect(person.seen[0].request.data).toMatchObject({ schema: { properties: { drink: expect.any(Object), size: expect.any(Object) } } });
     expect(person.seen[1].request.url).toMatch(/^https:\/\/modelcontextprotocol\.io\//);

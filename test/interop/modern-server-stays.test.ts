@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCompanion, type Companion } from "../integration/gateway-harness";
 import { superviseSource, type RuntimeSource, type Supervisor } from "../../src/main/mcp/supervisor";
 import { scratchDir, startBackend, type Backend } from "./harness";
+import { outputOf } from "../helpers/tool-output";
 
 const WATCH_MS = 180_000;
 const PING_EVERY_MS = 1_000;
@@ -42,7 +43,7 @@ describe("mcp-use's 2026-07-28 server under supervision", () => {
     while (Date.now() - started < WATCH_MS) {
       await new Promise((resolve) => setTimeout(resolve, 30_000));
       expect(states.filter((s) => !s.startsWith("connected")), "the server was dropped or restarted").toEqual([]);
-      expect((await shout.execute({ text: "still here" })).output).toContain("STILL HERE");
+      expect((await outputOf(shout.execute({ text: "still here" }))).output).toContain("STILL HERE");
     }
     const status = companion.source.servers().find((s) => s.name === "mcpuse")!;
     expect(status).toMatchObject({ state: "connected", protocol: "2026-07-28" });

@@ -1,20 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { outputForPage, toToolOutput } from "../../src/main/mcp/result";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { boundedResult, outputForPage, toToolOutput } from "../../src/main/mcp/result";
 
-describe("toToolOutput", () => {
+describe("boundedResult and toToolOutput", () => {
   it("isError ⇒ an error with the joined text", () => {
-    const result = { isError: true, content: [{ type: "text", text: "bad" }, { type: "image", data: "…" }, { type: "text", text: "worse" }] };
-    expect(toToolOutput("s", "t", result)).toMatchObject({ output: "bad\nworse", isError: true, metadata: { server: "s", tool: "t", result } });
+    const result = { isError: true, content: [{ type: "text", text: "bad" }, { type: "image", data: "…" }, { type: "text", text: "worse" }] } as CallToolResult;
+    // Within bounds, the result goes on as the server gave it.
+    expect(boundedResult("s", "t", result)).toBe(result);
+    expect(toToolOutput(result)).toEqual({ output: "bad\nworse", isError: true });
   });
 
   it("structuredContent ⇒ its JSON, even next to text", () => {
-    const result = { content: [{ type: "text", text: "ignored" }], structuredContent: { a: 1, b: [true] } };
-    expect(toToolOutput("s", "t", result)).toMatchObject({ output: '{"a":1,"b":[true]}', isError: false });
+    const result = { content: [{ type: "text", text: "ignored" }], structuredContent: { a: 1, b: [true] } } as CallToolResult;
+    expect(toToolOutput(result)).toMatchObject({ output: '{"a":1,"b":[true]}', isError: false });
   });
 
   it("otherwise the text parts joined", () => {
-    expect(toToolOutput("s", "t", { content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }).output).toBe("a\nb");
-    expect(toToolOutput("s", "t", {}).output).toBe("");
+    expect(toToolOutput({ content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }).output).toBe("a\nb");
+    expect(toToolOutput({} as CallToolResult).output).toBe("");
   });
 });
 
@@ -22,10 +25,11 @@ describe("results out of bounds", () => {
   it("a deep structuredContent becomes an error saying why, with a result that serialises", () => {
     let deep: unknown = 1;
     for (let i = 0; i < 10_000; i++) deep = { d: deep };
-    const out = toToolOutput("s", "t", { content: [], structuredContent: deep });
+    const bounded = boundedResult("s", "t", { content: [], structuredContent: deep as Record<string, unknown> });
+    const out = toToolOutput(bounded);
     expect(out.isError).toBe(true);
-    expect(out.output).toMatch(/refused: it is nested more than 64 levels deep/);
-    expect(() => JSON.stringify(out)).not.toThrow();
+    expect(out.output).toMatch(/^s: the result of t was refused: it is nested more than 64 levels deep/);
+    expect(() => JSON.stringify(bounded)).not.toThrow();
   });
 
   it("a page gets at most MAX_RESULT_BYTES_TO_PAGE bytes, cut on a character, with a note", () => {

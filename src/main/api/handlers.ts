@@ -9,7 +9,7 @@ import type { RulesInvokeMap } from "../../shared/rules";
 import type { Answer, ToolRunResult } from "../../shared/types";
 import { checkFormAnswer, checkToolArguments } from "../../forms/check-answer";
 import { InboxError, type Inbox } from "../inbox";
-import { outputForPage } from "../mcp/result";
+import { outputForPage, toToolOutput } from "../mcp/result";
 import type { McpSource, McpTool } from "../mcp/types";
 import { ArgumentError, HandlerError } from "../rpc/envelope";
 import { GATEWAY_TOKEN_SECRET, type SecretStore } from "./secret-store";
@@ -113,7 +113,7 @@ export function createHandlers(deps: HandlerDeps): CoreHandlers {
       const name = stringField("tools:run", input, "tool", 512);
       const args = input.args ?? {};
       if (!isPlainObject(args)) throw new ArgumentError('tools:run: "args" must be an object.');
-      const result = await toolNamed(deps.source(), name).execute(args);
+      const result = toToolOutput(await toolNamed(deps.source(), name).execute(args));
       // The page gets a bounded text; the gateway (not this handler) forwards results whole.
       return { output: outputForPage(result.output), isError: result.isError };
     },

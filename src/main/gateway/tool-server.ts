@@ -6,6 +6,7 @@ import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/
 import type { CallToolResult, RequestId } from "@modelcontextprotocol/server";
 import { LinkedAbort } from "../base/linked-abort";
 import { AgentGone } from "../inbox/agent-gone";
+import { toToolOutput } from "../mcp/result";
 import type { AgentRequest, ExecuteContext, McpSource, SourceEvent } from "../mcp/types";
 import { secretScrubber } from "../secrets/scrub";
 import { levelRank, type Catalog } from "./catalog";
@@ -173,11 +174,12 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
             sent = sent.then(() => notify({ method: "notifications/message", params: log })).catch(() => {});
           }
         : undefined;
-      const out = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", session, onprogress, onlog, ...hooks(options.send) });
+      const result = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", session, onprogress, onlog, ...hooks(options.send) });
       await sent;
       // A server may echo our request headers back in its answer; the agent never gets them.
-      const raw = out.metadata?.result as CallToolResult | undefined;
-      if (raw && Array.isArray(raw.content)) return secretScrubber.scrubValue(raw);
+      if (Array.isArray(result.content)) return secretScrubber.scrubValue(result);
+      // A raw call path passes a result on as the server wrote it, content or not: its text then.
+      const out = toToolOutput(result);
       return { content: [{ type: "text", text: secretScrubber.scrub(out.output) }], isError: out.isError };
     } catch (error) {
       if (signal.aborted) throw error;

@@ -1,7 +1,9 @@
-// Maps a server's CallToolResult onto the uniform tool output of the seeds:
-// isError ⇒ error with the joined text; structuredContent ⇒ its JSON; else the joined text parts.
+// A server's CallToolResult as callers get it, and the text a page is shown of it.
 // A result out of the JSON bounds (limits.ts) never reaches a caller: it becomes an error result
 // saying why, so nothing downstream (the gateway's reply, a page's event) tries to serialise it.
+// The page's text follows the seeds' uniform tool output: isError ⇒ an error with the joined
+// text; structuredContent ⇒ its JSON; else the joined text parts.
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { jsonBoundsProblem, tryStringify } from "../base/json-bounds";
 import { MAX_RESULT_BYTES_TO_PAGE } from "../../shared/limits";
 import type { ToolOutput } from "./types";
@@ -19,22 +21,30 @@ export function joinText(content: unknown): string {
     .join("\n");
 }
 
-function refusedResult(server: string, tool: string, problem: string): ToolOutput {
-  const output = `${server}: the result of ${tool} was refused: ${problem}`;
-  return { output, isError: true, metadata: { server, tool, result: { content: [{ type: "text", text: output }], isError: true } } };
+function hasStructured(result: CallToolResult): boolean {
+  return result.structuredContent !== undefined && result.structuredContent !== null;
 }
 
-export function toToolOutput(server: string, tool: string, result: Record<string, unknown>): ToolOutput {
+/** Why a result is refused, or undefined when it is within bounds (a non-error's structured content must be JSON). */
+function resultProblem(result: CallToolResult): string | undefined {
   const problem = jsonBoundsProblem(result);
-  if (problem) return refusedResult(server, tool, problem);
-  const metadata = { server, tool, result };
-  if (result.isError === true) return { output: joinText(result.content), isError: true, metadata };
-  if (result.structuredContent !== undefined && result.structuredContent !== null) {
-    const json = tryStringify(result.structuredContent);
-    if (json === undefined) return refusedResult(server, tool, "its structured content cannot be written as JSON");
-    return { output: json, isError: false, metadata };
-  }
-  return { output: joinText(result.content), isError: false, metadata };
+  if (problem) return problem;
+  if (result.isError !== true && hasStructured(result) && tryStringify(result.structuredContent) === undefined) return "its structured content cannot be written as JSON";
+  return undefined;
+}
+
+/** The result as the server gave it, or, out of bounds, an error result saying why. */
+export function boundedResult(server: string, tool: string, result: CallToolResult): CallToolResult {
+  const problem = resultProblem(result);
+  if (!problem) return result;
+  return { content: [{ type: "text", text: `${server}: the result of ${tool} was refused: ${problem}` }], isError: true };
+}
+
+/** The text of a (bounded) result: what a page shows, and what an agent gets of a result without content. */
+export function toToolOutput(result: CallToolResult): ToolOutput {
+  if (result.isError === true) return { output: joinText(result.content), isError: true };
+  if (hasStructured(result)) return { output: tryStringify(result.structuredContent) ?? joinText(result.content), isError: false };
+  return { output: joinText(result.content), isError: false };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { ServerStatus } from "../../shared/types";
 import { ConcurrencyLimit } from "../base/concurrency";
 import { MAX_CONCURRENT_CONNECTS } from "../../shared/limits";
 import { parseConfig, type ServerConfig } from "./config/config";
-import { ServerConnection } from "./connection/connection";
+import { ServerConnection } from "./connection/lifecycle";
 import type { LoadOptions, McpBackend, McpSource, McpTool, SourceEvent } from "./types";
 
 /**

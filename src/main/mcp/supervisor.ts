@@ -6,7 +6,7 @@ import type { ServerStatus } from "../../shared/types";
 import { readConfigFile } from "./config/file";
 import { parseConfig, type ServerConfig } from "./config/config";
 import { diffServers, watchConfig, type ConfigWatch } from "./config/watch";
-import type { ServerConnection } from "./connection/connection";
+import type { ServerConnection } from "./connection/lifecycle";
 import { isLiveRefusal } from "./connection/era";
 import { askAgain } from "./config/inputs";
 import { ConcurrencyLimit } from "../base/concurrency";

@@ -1,4 +1,5 @@
 // Shapes of the MCP source: the uniform tools it exposes and what it tells the app.
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { Answer, Request, ServerStatus } from "../../shared/types";
 import type { AuthHook } from "../auth/types";
 import type { InputSources } from "./config/inputs";
@@ -39,11 +40,10 @@ export interface McpBackend {
   offers(method: string): boolean;
 }
 
+/** The text of a tool's result, as a page is shown it (result.ts). */
 export interface ToolOutput {
   output: string;
   isError: boolean;
-  /** `result` is the server's raw CallToolResult, for callers (the gateway) that forward it. */
-  metadata?: { server: string; tool: string; result: Record<string, unknown> };
 }
 
 export interface McpTool {
@@ -60,7 +60,12 @@ export interface McpTool {
    * `_meta` with MCP Apps' `_meta.ui`): the gateway re-declares it whole, under its own name.
    */
   definition?: Record<string, unknown>;
-  execute(args: Record<string, unknown>, ctx?: ExecuteContext): Promise<ToolOutput>;
+  /**
+   * One call: the server's CallToolResult, within the JSON bounds (result.ts: else an error
+   * result saying why). Taken by a raw call path it is as the server wrote it, unchecked against
+   * the SDK's schema (`content` may be missing). Rejects with the call's failure (ToolCallError).
+   */
+  execute(args: Record<string, unknown>, ctx?: ExecuteContext): Promise<CallToolResult>;
 }
 
 export type SourceEvent =

@@ -11,6 +11,7 @@ import type { McpSource } from "../../../src/main/mcp/types";
 import { MAX_PEER_QUEUED_BYTES } from "../../../src/shared/limits";
 import { fixtureCommand, fixturesDir } from "../../fixtures";
 import { becomesTrue } from "../../helpers/becomes-true";
+import { outputOf } from "../../helpers/tool-output";
 
 const deaf = { command: process.execPath, args: [join(fixturesDir, "deaf-stdin.mjs")] };
 const MIB = 1024 * 1024;
@@ -89,6 +90,6 @@ describe("through the source, with the production bound", () => {
     expect(status?.error).toMatch(/^stopped: it stopped reading its input \(\d+\.\d MiB waiting\)/);
     // 96 MiB offered; at most the bound plus a message was ever kept for the pipe.
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(64 * MIB);
-    expect(await fine!.execute({})).toMatchObject({ output: "fine", isError: false });
+    expect(await outputOf(fine!.execute({}))).toMatchObject({ output: "fine", isError: false });
   }, 30_000);
 });

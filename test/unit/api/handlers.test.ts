@@ -29,7 +29,7 @@ function setup(openExternal: Platform["openExternal"] = async (url) => void open
   };
   const secrets = createMemoryStore("memory for tests");
   const source = standInSource([
-    { name: "demo_echo", server: "demo", tool: "echo", execute: async (args) => ({ output: `echo ${JSON.stringify(args)}`, isError: false }) },
+    { name: "demo_echo", server: "demo", tool: "echo", execute: async (args) => ({ content: [{ type: "text", text: `echo ${JSON.stringify(args)}` }] }) },
     {
       name: "demo_wait",
       server: "demo",
@@ -40,7 +40,7 @@ function setup(openExternal: Platform["openExternal"] = async (url) => void open
         type: "object",
         properties: { afterMs: { type: "number", default: 200, minimum: 0 }, note: { type: "string", format: "email" } },
       },
-      execute: async () => ({ output: "waited", isError: false }),
+      execute: async () => ({ content: [{ type: "text", text: "waited" }] }),
     },
   ]);
   const settings = new SettingsState(platform, secrets, () => true);

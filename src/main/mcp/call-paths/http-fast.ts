@@ -4,16 +4,18 @@
 // CPU in fetch (undici: a Request, web streams, an abort listener per call), the transport's
 // web-stream SSE parser and the client's zod parsing of a result the agent validates anyway.
 //
-// Only the plain case comes here (connection.ts decides): a legacy-era session with no OAuth
-// provider, no progress asked for, a tool without an output schema. Everything else the server
+// Only the plain case comes here: a legacy-era session without DPoP (choose.ts), no progress
+// asked for, a tool without an output schema (call-response.ts). Everything else the server
 // sends on the call's stream (log messages, its own requests such as elicitation) is handed to
 // the SDK client's transport as if it had read it, so the client's handlers answer as before.
-// A refusal the SDK knows how to recover from (401, 403, 404) is not acted on here: the caller
-// retries the call through the SDK, which signs in or reports as it always did.
+// A refusal the SDK knows how to recover from (401, 403, 404) is not acted on here: the call is
+// retried through the SDK path, which signs in or reports as it always did.
+import type { CallToolResult, OAuthClientProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import http from "node:http";
 import https from "node:https";
 import type { Readable } from "node:stream";
-import { abortReason, callResponse } from "./call-response";
+import type { CallPath } from "./call-path";
+import { abortReason, callResponse, guardedCall, takesRaw, type RawSetting } from "./call-response";
 import { MAX_SERVER_MESSAGE_BYTES } from "../../../shared/limits";
 
 type Message = Record<string, unknown>;
@@ -52,143 +54,205 @@ export interface FastCallTarget {
  */
 export async function fastCall(target: FastCallTarget, id: string, params: Record<string, unknown>, signal: AbortSignal): Promise<FastOutcome> {
   const token = target.token ? await target.token() : undefined;
-  const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params });
-  const { sessionId, protocolVersion } = target.session();
-  const common: Record<string, string> = { ...target.headers };
-  if (sessionId) common["mcp-session-id"] = sessionId;
-  if (protocolVersion) common["mcp-protocol-version"] = protocolVersion;
-  if (token) common.authorization = `Bearer ${token}`;
-  const headers: Record<string, string | number> = {
-    ...common,
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "content-length": Buffer.byteLength(body),
-  };
-  const secure = target.url.protocol === "https:";
-  const agent = secure ? httpsAgent : httpAgent;
-  return new Promise<FastOutcome>((resolve, reject) => {
-    let settled = false;
-    // Resumption (SSE polling): a server may close the call's stream before answering, having
-    // given its events ids; the answer then comes on a GET with Last-Event-ID, after `retry` ms.
-    let lastEventId: string | undefined;
-    let retryMs = DEFAULT_RETRY_MS;
-    let resumes = 0;
-    let waiting: ReturnType<typeof setTimeout> | undefined;
-    const settle = (outcome: FastOutcome | Error) => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener("abort", onAbort);
-      if (waiting) clearTimeout(waiting);
-      if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome);
+  return new Promise<FastOutcome>((resolve, reject) => new OneFastCall(target, id, token, signal, resolve, reject).post(params));
+}
+
+/** One fast call on the wire: its POST, the answer read off it, and any resumption of its stream. */
+class OneFastCall {
+  private settled = false;
+  /** The headers of every request of this call (the POST and any resuming GET). */
+  private readonly common: Record<string, string>;
+  private readonly secure: boolean;
+  private readonly agent: http.Agent;
+  /** The request on the wire: the POST, then the GET of a resumption. */
+  private current?: http.ClientRequest;
+  // Resumption (SSE polling): a server may close the call's stream before answering, having
+  // given its events ids; the answer then comes on a GET with Last-Event-ID, after `retry` ms.
+  private lastEventId?: string;
+  private retryMs = DEFAULT_RETRY_MS;
+  private resumes = 0;
+  private waiting?: ReturnType<typeof setTimeout>;
+
+  constructor(
+    private readonly target: FastCallTarget,
+    private readonly id: string,
+    token: string | undefined,
+    private readonly signal: AbortSignal,
+    private readonly resolve: (outcome: FastOutcome) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    const { sessionId, protocolVersion } = target.session();
+    this.common = { ...target.headers };
+    if (sessionId) this.common["mcp-session-id"] = sessionId;
+    if (protocolVersion) this.common["mcp-protocol-version"] = protocolVersion;
+    if (token) this.common.authorization = `Bearer ${token}`;
+    this.secure = target.url.protocol === "https:";
+    this.agent = this.secure ? httpsAgent : httpAgent;
+  }
+
+  post(params: Record<string, unknown>): void {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: this.id, method: "tools/call", params });
+    const headers: Record<string, string | number> = {
+      ...this.common,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "content-length": Buffer.byteLength(body),
     };
-    const onAbort = () => {
-      settle(abortReason(signal));
-      current.destroy();
-    };
-    const onResume = (field: "id" | "retry", value: string) => {
-      if (field === "id") {
-        if (value !== lastEventId) resumes = 0; // the server is getting somewhere: a fresh allowance
-        lastEventId = value;
-        return;
-      }
-      const ms = Number(value);
-      if (Number.isInteger(ms) && ms >= 0) retryMs = Math.min(ms, MAX_RETRY_MS);
-    };
-    const streamEnded = (error?: Error) => {
-      if (settled) return;
-      if (error || lastEventId === undefined || resumes >= MAX_RESUMES) {
-        settle(error ?? new Error("the server closed the call's stream before answering"));
-        return;
-      }
-      resumes += 1;
-      waiting = setTimeout(resume, retryMs);
-    };
-    const resume = () => {
-      waiting = undefined;
-      if (settled) return;
-      const get = (secure ? https : http).request(target.url, { method: "GET", headers: { ...common, accept: "text/event-stream", "last-event-id": lastEventId! }, agent }, (res) => {
-        const status = res.statusCode ?? 0;
-        if (status !== 200 || !(res.headers["content-type"] ?? "").toLowerCase().startsWith("text/event-stream")) {
-          res.resume();
-          settle(new Error(`the server closed the call's stream before answering, and resuming it got HTTP ${status}`));
-          return;
-        }
-        readEventStream(res, onMessage, streamEnded, onResume);
-      });
-      get.on("error", (error) => settle(error));
-      current = get;
-      get.end();
-    };
-    const onMessage = (message: unknown) => {
-      if (settled || typeof message !== "object" || message === null) return;
-      const m = message as Message;
-      if (m.id === id && m.method === undefined) {
-        const outcome = callResponse(m);
-        settle(outcome instanceof Error ? outcome : { kind: "result", result: outcome });
-        return;
-      }
-      target.deliver(m);
-    };
-    let current: http.ClientRequest = (secure ? https : http).request(
-      target.url,
-      { method: "POST", headers, agent },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        if (status !== 200) {
-          res.resume();
-          if (SDK_RECOVERS.has(status)) {
-            settle({ kind: "retry-with-sdk", status });
-            return;
-          }
-          // Only the start of a refusal's body is quoted; the rest is read and dropped.
-          let head = "";
-          res.setEncoding("utf8");
-          res.on("data", (chunk: string) => {
-            if (head.length < 500) head += chunk.slice(0, 500 - head.length);
-          });
-          res.on("end", () => settle(new Error(`Error POSTing to endpoint: HTTP ${status} ${head}`)));
-          return;
-        }
-        const type = (res.headers["content-type"] ?? "").toLowerCase();
-        if (type.startsWith("text/event-stream")) {
-          readEventStream(res, onMessage, streamEnded, onResume);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let bytes = 0;
-        res.on("data", (chunk: Buffer) => {
-          bytes += chunk.length;
-          if (bytes > MAX_SERVER_MESSAGE_BYTES) {
-            settle(new Error(tooLarge()));
-            res.destroy();
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.on("end", () => {
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8"));
-          } catch (error) {
-            settle(new Error(`the server's answer is not JSON (${(error as Error).message})`));
-            return;
-          }
-          for (const message of Array.isArray(parsed) ? parsed : [parsed]) onMessage(message);
-          settle(new Error("the server answered without a response to the call"));
-        });
-        res.on("error", (error) => settle(error));
-      },
-    );
-    current.on("error", (error) => settle(error));
-    const post = current;
-    if (signal.aborted) {
-      onAbort();
+    const post = (this.secure ? https : http).request(this.target.url, { method: "POST", headers, agent: this.agent }, (res) => this.answered(res));
+    post.on("error", (error) => this.settle(error));
+    this.current = post;
+    if (this.signal.aborted) {
+      this.onAbort();
       return;
     }
-    signal.addEventListener("abort", onAbort, { once: true });
+    this.signal.addEventListener("abort", this.onAbort, { once: true });
     post.end(body);
-  });
+  }
+
+  /** The POST's response: a refusal, an event stream, or a JSON body. */
+  private answered(res: http.IncomingMessage): void {
+    const status = res.statusCode ?? 0;
+    if (status !== 200) {
+      res.resume();
+      if (SDK_RECOVERS.has(status)) this.settle({ kind: "retry-with-sdk", status });
+      else this.refused(res, status);
+      return;
+    }
+    const type = (res.headers["content-type"] ?? "").toLowerCase();
+    if (type.startsWith("text/event-stream")) readEventStream(res, this.onMessage, this.streamEnded, this.onResume);
+    else this.readJson(res);
+  }
+
+  /** Only the start of a refusal's body is quoted; the rest is read and dropped. */
+  private refused(res: http.IncomingMessage, status: number): void {
+    let head = "";
+    res.setEncoding("utf8");
+    res.on("data", (chunk: string) => {
+      if (head.length < 500) head += chunk.slice(0, 500 - head.length);
+    });
+    res.on("end", () => this.settle(new Error(`Error POSTing to endpoint: HTTP ${status} ${head}`)));
+  }
+
+  private readJson(res: http.IncomingMessage): void {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    res.on("data", (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > MAX_SERVER_MESSAGE_BYTES) {
+        this.settle(new Error(tooLarge()));
+        res.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    res.on("end", () => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+      } catch (error) {
+        this.settle(new Error(`the server's answer is not JSON (${(error as Error).message})`));
+        return;
+      }
+      for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.onMessage(message);
+      this.settle(new Error("the server answered without a response to the call"));
+    });
+    res.on("error", (error) => this.settle(error));
+  }
+
+  private readonly onMessage = (message: unknown): void => {
+    if (this.settled || typeof message !== "object" || message === null) return;
+    const m = message as Message;
+    if (m.id === this.id && m.method === undefined) {
+      const outcome = callResponse(m);
+      this.settle(outcome instanceof Error ? outcome : { kind: "result", result: outcome });
+      return;
+    }
+    this.target.deliver(m);
+  };
+
+  private readonly onResume = (field: "id" | "retry", value: string): void => {
+    if (field === "id") {
+      if (value !== this.lastEventId) this.resumes = 0; // the server is getting somewhere: a fresh allowance
+      this.lastEventId = value;
+      return;
+    }
+    const ms = Number(value);
+    if (Number.isInteger(ms) && ms >= 0) this.retryMs = Math.min(ms, MAX_RETRY_MS);
+  };
+
+  private readonly streamEnded = (error?: Error): void => {
+    if (this.settled) return;
+    if (error || this.lastEventId === undefined || this.resumes >= MAX_RESUMES) {
+      this.settle(error ?? new Error("the server closed the call's stream before answering"));
+      return;
+    }
+    this.resumes += 1;
+    this.waiting = setTimeout(() => this.resume(), this.retryMs);
+  };
+
+  private resume(): void {
+    this.waiting = undefined;
+    if (this.settled) return;
+    const headers = { ...this.common, accept: "text/event-stream", "last-event-id": this.lastEventId! };
+    const get = (this.secure ? https : http).request(this.target.url, { method: "GET", headers, agent: this.agent }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (status !== 200 || !(res.headers["content-type"] ?? "").toLowerCase().startsWith("text/event-stream")) {
+        res.resume();
+        this.settle(new Error(`the server closed the call's stream before answering, and resuming it got HTTP ${status}`));
+        return;
+      }
+      readEventStream(res, this.onMessage, this.streamEnded, this.onResume);
+    });
+    get.on("error", (error) => this.settle(error));
+    this.current = get;
+    get.end();
+  }
+
+  private readonly onAbort = (): void => {
+    this.settle(abortReason(this.signal));
+    this.current?.destroy();
+  };
+
+  private settle(outcome: FastOutcome | Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.signal.removeEventListener("abort", this.onAbort);
+    if (this.waiting) clearTimeout(this.waiting);
+    if (outcome instanceof Error) this.reject(outcome);
+    else this.resolve(outcome);
+  }
+}
+
+/** The fast path's view of a streamable HTTP connection: its URL, headers, session and token. */
+export function fastTarget(url: URL, headers: Record<string, string>, transport: StreamableHTTPClientTransport, authProvider?: OAuthClientProvider): FastCallTarget {
+  return {
+    url,
+    headers,
+    session: () => ({ sessionId: transport.sessionId, protocolVersion: transport.protocolVersion }),
+    token: authProvider ? async () => (await authProvider.tokens())?.access_token : undefined,
+    deliver: (message) => transport.onmessage?.(message as never),
+  };
+}
+
+/** The HTTP fast path: plain calls as POSTs of our own, the rest (and what the SDK recovers from) through the SDK. */
+export function httpFastPath(target: FastCallTarget, setting: RawSetting): CallPath {
+  let ids = 0;
+  let closed = false;
+  return {
+    kind: "http-fast",
+    async call(tool, args, signal, options) {
+      // Once the connection ended, a call still on its way fails as the SDK's client says.
+      if (!closed && takesRaw(setting, tool, options)) {
+        const id = `tnc-${++ids}`;
+        const outcome = await guardedCall(setting, tool, signal, (guarded) => ({ id, result: fastCall(target, id, { name: tool, arguments: args }, guarded) }));
+        if (outcome.kind === "result") return outcome.result as CallToolResult;
+      }
+      return setting.sdk.call(tool, args, signal, options);
+    },
+    close() {
+      closed = true;
+    },
+  };
 }
 
 /**

@@ -4,11 +4,12 @@
 // call, zod parsing of the result, the output-schema check) is most of what the gateway spends
 // in front of a stdio server per call; the agent validates the result itself.
 //
-// Only the plain case comes here (connection.ts decides, as for http-fast-call.ts): the legacy
-// era, no progress asked for, a tool without an output schema. Everything else the server sends
-// (its own requests, log messages, notifications) still reaches the client as before.
-import type { Transport } from "@modelcontextprotocol/client";
-import { abortReason, callResponse } from "./call-response";
+// Only the plain case comes here: the legacy era (choose.ts), no progress asked for, a tool
+// without an output schema (call-response.ts); the rest goes to the SDK path. Everything else the
+// server sends (its own requests, log messages, notifications) still reaches the client as before.
+import type { CallToolResult, Transport } from "@modelcontextprotocol/client";
+import type { CallPath } from "./call-path";
+import { abortReason, callResponse, guardedCall, takesRaw, type RawSetting } from "./call-response";
 
 type Message = Record<string, unknown>;
 
@@ -70,4 +71,21 @@ export class RawCalls {
     this.pending.clear();
     for (const w of waiting) w.reject(reason);
   }
+}
+
+/** The stdio raw path: plain calls as lines of our own, the rest through the SDK. */
+export function stdioRawPath(raw: RawCalls, setting: RawSetting): CallPath {
+  let closed = false;
+  return {
+    kind: "stdio-raw",
+    call(tool, args, signal, options) {
+      // Once the connection ended, a call still on its way fails as the SDK's client says.
+      if (closed || !takesRaw(setting, tool, options)) return setting.sdk.call(tool, args, signal, options);
+      return guardedCall(setting, tool, signal, (guarded) => raw.call({ name: tool, arguments: args }, guarded)) as Promise<CallToolResult>;
+    },
+    close(reason) {
+      closed = true;
+      raw.closeAll(reason);
+    },
+  };
 }

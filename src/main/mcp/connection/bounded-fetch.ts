@@ -4,8 +4,9 @@
 // passes through a counter here instead: an event-stream may not run more than
 // MAX_SERVER_MESSAGE_BYTES without ending an event, and any other body may not exceed it. Past the
 // bound the body errors with the reason, which the SDK reports as that request's failure.
-// (tools/call on the fast path has the same bound in http-fast-call.ts.)
+// (tools/call on the fast path has the same bound in call-paths/http-fast.ts.)
 import { MAX_SERVER_MESSAGE_BYTES } from "../../../shared/limits";
+import type { FetchMiddleware } from "./fetch-middleware";
 
 /** Every way an SSE event can end: a line end followed by an empty line (CR, LF or CRLF each). */
 const EVENT_ENDS = ["\n\n", "\r\r", "\r\n\r\n", "\n\r\n", "\r\n\n", "\r\r\n"].map((end) => Buffer.from(end));
@@ -68,15 +69,15 @@ export function boundedBody(
 export interface BoundedFetchOptions {
   maxBytes?: number;
   /** Told when a body is cut: the SDK only logs an SSE stream's error and leaves its request
-   * waiting, so the connection closes itself with this reason (connection.ts). */
+   * waiting, so the connection closes itself with this reason (lifecycle.ts). */
   onTooLarge?: (error: MessageTooLargeError) => void;
 }
 
-/** Wraps a fetch so every response body it returns is bounded (boundedBody). */
-export function boundedFetch(base: typeof fetch, options: BoundedFetchOptions = {}): typeof fetch {
+/** Every response body the fetch it wraps returns, bounded (boundedBody). */
+export function boundedFetch(options: BoundedFetchOptions = {}): FetchMiddleware {
   const maxBytes = options.maxBytes ?? MAX_SERVER_MESSAGE_BYTES;
-  return async (input, init) => {
-    const response = await base(input, init);
+  return (next) => async (input, init) => {
+    const response = await next(input, init);
     // A null-body status cannot be given a body, and has none to bound.
     if (!response.body || NULL_BODY_STATUSES.has(response.status)) return response;
     const eventStream = (response.headers.get("content-type") ?? "").toLowerCase().includes("text/event-stream");

@@ -21,7 +21,7 @@ export interface GroupStdioOptions {
   killGraceMs?: number;
   /** Told when the companion stops the server for breaking a bound of its pipes: a line past
    * MAX_SERVER_MESSAGE_BYTES on stdout, or more input waiting on its stdin than it reads (see
-   * `send`), so the connection can fail with that reason (connection.ts, as for an HTTP body). */
+   * `send`), so the connection can fail with that reason (lifecycle.ts, as for an HTTP body). */
   onTooLarge?: (error: Error) => void;
   /** Bytes that may wait on the server's stdin before one more message; default MAX_PEER_QUEUED_BYTES. */
   maxQueuedBytes?: number;
