@@ -44,6 +44,8 @@ async function runCompanion(backend: string): Promise<void> {
   const { loadMcp } = await import("../src/main/mcp/source");
   const { startListener } = await import("../src/main/http/listener");
   const { createGatewayRoute } = await import("../src/main/gateway");
+  const { createEgress } = await import("../src/main/app/egress");
+  const { SecretScrubber } = await import("../src/main/secrets");
   const config =
     backend === "stdio"
       ? { mcpServers: { everything: { command: process.execPath, args: [everythingEntry, "stdio"], protocol: "legacy" } } }
@@ -53,7 +55,7 @@ async function runCompanion(backend: string): Promise<void> {
     waitFor: inboxWaitFor(inbox),
   });
   if (source.servers().some((s) => s.state !== "connected")) throw new Error(`backend not connected: ${JSON.stringify(source.servers())}`);
-  const gateway = createGatewayRoute({ source, inbox });
+  const gateway = createGatewayRoute({ source, inbox, outbound: createEgress(new SecretScrubber()).agents });
   const listener = await startListener({ port: 0, token: () => TOKEN, staticDir: mkdtempSync(join(tmpdir(), "tnc-bench-")), routes: [gateway] });
   const stop = async () => {
     await gateway.close();

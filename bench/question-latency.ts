@@ -135,7 +135,7 @@ async function main(): Promise<void> {
     await armDetector(page);
     const request: Request = { id: `bench-${i}`, kind: "input", prompt: `Question ${i}`, data: { schema } };
     const t0 = epochNow();
-    const answered = app.core.inbox.waitFor(request, { source: { server: "bench" } });
+    const answered = app.core.internals.inbox.waitFor(request, { source: { server: "bench" } });
     await pollUntil(page, "window.__ready !== null");
     const ready = (await page.evaluate("window.__ready")) as number;
     const arrived = (await page.evaluate(EVENT_AT)) as number | null;

@@ -23,7 +23,7 @@ async function perEvent(servers: number): Promise<{ syncUs: number; totalUs: num
   const mcpServers: Record<string, unknown> = {};
   for (let i = 0; i < servers; i++) mcpServers[`remote-${i}`] = { type: "http", url: "http://127.0.0.1:1/mcp", disabled: true };
   const core = await createCore({ config: { mcpServers }, platform: browserPlatform });
-  const source = core.source as RuntimeSource;
+  const source = core.internals.source as RuntimeSource;
   let lists = 0;
   core.events.on("servers:changed", () => lists++);
   const settled = () => new Promise((resolve) => setTimeout(resolve, 150));

@@ -173,7 +173,7 @@ describe("history across a restart of the companion", () => {
       prompt,
       data: { schema: { type: "object", properties: { branch: { type: "string", title: "Branch" } }, required: ["branch"] } },
     };
-    const answered: Promise<Answer> = first.core.inbox.waitFor(request, { source: { server: "nightly", agent: "cursor" } });
+    const answered: Promise<Answer> = first.core.internals.inbox.waitFor(request, { source: { server: "nightly", agent: "cursor" } });
     const form = page.getByRole("form", { name: "Question" });
     await form.getByText(prompt).waitFor();
     await form.getByRole("textbox", { name: /Branch/ }).fill("release-2.4");

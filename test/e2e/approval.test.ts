@@ -32,7 +32,7 @@ afterAll(async () => {
 
 afterEach(async () => {
   while (contexts.length) await contexts.pop()!.close();
-  for (const entry of app.core.inbox.list()) app.core.inbox.answer(entry.request.id, { ok: false, reason: "cancelled" });
+  for (const entry of app.core.internals.inbox.list()) app.core.internals.inbox.answer(entry.request.id, { ok: false, reason: "cancelled" });
 });
 
 function hook(agent: string, fixture: string): Promise<{ code: number | null; stdout: string }> {
@@ -69,7 +69,7 @@ async function openApproval(page: Page, prompt: RegExp) {
 }
 
 const waitForQuestion = (prompt: RegExp) =>
-  expect.poll(() => app.core.inbox.list().some((e) => e.request.kind === "approval" && prompt.test(e.request.prompt)), { timeout: 20_000 }).toBe(true);
+  expect.poll(() => app.core.internals.inbox.list().some((e) => e.request.kind === "approval" && prompt.test(e.request.prompt)), { timeout: 20_000 }).toBe(true);
 
 describe("approval card in Chromium", () => {
   it("shows a Claude Code command at 1280 and 420 px, light and dark, and Allow reaches the hook", async () => {
@@ -104,7 +104,7 @@ describe("approval card in Chromium", () => {
     await page.screenshot({ path: join(SHOTS, "approval-edit-420-light.png"), fullPage: true });
     // The page sends the message; what the hook prints is what the companion delivered.
     const answered = new Promise<Record<string, unknown> | undefined>((resolve) =>
-      app.core.inbox.on((event) => {
+      app.core.internals.inbox.on((event) => {
         if (event.type === "answered") resolve(event.answer.data);
       }),
     );

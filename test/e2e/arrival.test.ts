@@ -38,7 +38,7 @@ afterAll(async () => {
 
 afterEach(async () => {
   while (contexts.length) await contexts.pop()!.close();
-  for (const entry of app.core.inbox.list()) app.core.inbox.answer(entry.request.id, { ok: false, reason: "cancelled" });
+  for (const entry of app.core.internals.inbox.list()) app.core.internals.inbox.answer(entry.request.id, { ok: false, reason: "cancelled" });
 });
 
 type Size = { width: number; height: number };
@@ -76,7 +76,7 @@ async function sentResult(page: Page, tool: string): Promise<string> {
 
 /** Posts a question straight into the Inbox, as an agent's /v1/requests would. */
 function ask(request: Partial<Request> & { id: string }, source: { server?: string; agent?: string; tool?: string } = { server: "deploy" }) {
-  return app.core.inbox.waitFor({ kind: "input", prompt: "", ...request } as Request, { source });
+  return app.core.internals.inbox.waitFor({ kind: "input", prompt: "", ...request } as Request, { source });
 }
 
 async function axeViolations(page: Page): Promise<string[]> {
@@ -217,7 +217,7 @@ describe("a calmer form", () => {
     await name.press("Escape");
     const ask = page.getByRole("alertdialog", { name: "Discard your answer?" });
     await ask.waitFor();
-    expect(app.core.inbox.list()).toHaveLength(1);
+    expect(app.core.internals.inbox.list()).toHaveLength(1);
     await shootAll(page, "escape");
     await ask.getByRole("button", { name: "Keep editing" }).click();
     expect(await ask.count()).toBe(0);

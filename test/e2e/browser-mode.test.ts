@@ -29,7 +29,7 @@ afterAll(async () => {
 afterEach(async () => {
   while (contexts.length) await contexts.pop()!.close();
   // Each test leaves nothing pending for the next.
-  for (const entry of app.core.inbox.list()) app.core.inbox.answer(entry.request.id, { ok: false, reason: "cancelled" });
+  for (const entry of app.core.internals.inbox.list()) app.core.internals.inbox.answer(entry.request.id, { ok: false, reason: "cancelled" });
 });
 
 async function newContext(): Promise<BrowserContext> {
@@ -68,7 +68,7 @@ async function openQuestion(page: Page, prompt: string | RegExp) {
   // it can take longer than one UI step to arrive.
   await item.waitFor({ timeout: QUESTION_TIMEOUT }).catch((e: Error) => {
     // Say which side lost it: main never had the question, or the page never listed it.
-    const held = app.core.inbox.list().map((x) => x.request.prompt);
+    const held = app.core.internals.inbox.list().map((x) => x.request.prompt);
     throw new Error(`${e.message}\nmain holds: ${JSON.stringify(held)}\nlog tail:\n${app.log.slice(-20).join("\n")}`);
   });
   await item.click();
@@ -182,7 +182,7 @@ describe("browser mode", () => {
     await expect.poll(() => accept.isDisabled()).toBe(true);
     await expect.poll(() => email.getAttribute("aria-invalid")).toBe("true");
     await accept.click({ force: true }).catch(() => {});
-    expect(app.core.inbox.list()).toHaveLength(1); // nothing was sent
+    expect(app.core.internals.inbox.list()).toHaveLength(1); // nothing was sent
     await email.fill("ada@example.com");
     await expect.poll(() => accept.isEnabled()).toBe(true);
     await form.getByRole("button", { name: "Cancel" }).click();
@@ -216,7 +216,7 @@ describe("browser mode", () => {
     await page.screenshot({ path: join(SHOTS, "url-card.png"), fullPage: true });
     expect(pages).toHaveLength(0);
     expect(toTarget).toHaveLength(0);
-    expect(app.core.inbox.list()).toHaveLength(1);
+    expect(app.core.internals.inbox.list()).toHaveLength(1);
 
     // Only the person's click opens it, in a new tab; it does not answer the question.
     const popup = context.waitForEvent("page");
@@ -224,7 +224,7 @@ describe("browser mode", () => {
     const opened = await popup;
     await opened.waitForLoadState("domcontentloaded").catch(() => {});
     expect(opened.url()).toBe(target);
-    expect(app.core.inbox.list()).toHaveLength(1);
+    expect(app.core.internals.inbox.list()).toHaveLength(1);
     await card.getByRole("button", { name: "Done" }).click();
     const output = await result(page, "trigger-url-elicitation");
     expect(output).toContain("User completed the URL elicitation flow");

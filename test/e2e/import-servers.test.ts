@@ -90,7 +90,7 @@ describe("import from other apps", () => {
     expect(written.mcpServers["coffee@cursor"].args).toEqual([EVERYTHING, "stdio"]);
     // Both connect: the config watcher started them from the written file.
     await expect
-      .poll(() => app.core.source.servers().filter((s) => s.state === "connected").map((s) => s.name).sort(), { timeout: 45_000 })
+      .poll(() => app.core.internals.source.servers().filter((s) => s.state === "connected").map((s) => s.name).sort(), { timeout: 45_000 })
       .toEqual(["coffee", "coffee@cursor"]);
     await expect.poll(() => page.getByText("connected", { exact: true }).count(), { timeout: UI_TIMEOUT }).toBe(2);
     await shootAll(page, "issue8-import-done", check);

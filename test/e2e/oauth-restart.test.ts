@@ -94,21 +94,21 @@ describe("OAuth sign-in across a restart, in Chromium (issue 9)", () => {
     context.setDefaultTimeout(UI_TIMEOUT);
     try {
       await expect.poll(() => secureState(second), { timeout: UI_TIMEOUT }).toBe("connected");
-      expect(second.core.inbox.list()).toEqual([]);
+      expect(second.core.internals.inbox.list()).toEqual([]);
       const after = await oauth.stats();
       expect(after).toMatchObject({ authorize: 1, codeGrants: 1, registrations: 1 });
       expect(after.refreshGrants).toBeGreaterThan(before.refreshGrants);
 
-      const tool = second.core.source.tools.find((t) => t.name === "secure_ask_region")!;
-      const stop = second.core.inbox.on((event) => {
-        if (event.type === "added" && event.entry.request.kind !== "authorization") second.core.inbox.answer(event.entry.request.id, { ok: true, data: { region: "emea" } });
+      const tool = second.core.internals.source.tools.find((t) => t.name === "secure_ask_region")!;
+      const stop = second.core.internals.inbox.on((event) => {
+        if (event.type === "added" && event.entry.request.kind !== "authorization") second.core.internals.inbox.answer(event.entry.request.id, { ok: true, data: { region: "emea" } });
       });
       try {
         expect((await outputOf(tool.execute({}))).output).toBe("region: emea");
       } finally {
         stop();
       }
-      expect(second.core.inbox.list().filter((e) => e.request.kind === "authorization")).toEqual([]);
+      expect(second.core.internals.inbox.list().filter((e) => e.request.kind === "authorization")).toEqual([]);
 
       // Sign out from the Servers view.
       const page = await openPage(context, second);

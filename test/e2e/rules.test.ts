@@ -180,7 +180,7 @@ describe("rules in Chromium", () => {
       const read = agent.read(JSON.parse(readFileSync(join(repoRoot, "test", "fixtures", "hooks", fixture), "utf8")));
       if (!read.ok) throw new Error(read.reason);
       const request = approvalRequest(agent.label, read.call, { id: `hook-${fixture}-${++n}` });
-      return core.inbox.waitFor(request, { source: { agent: agent.label } });
+      return core.internals.inbox.waitFor(request, { source: { agent: agent.label } });
     };
 
     // A shell command: the card says why it is never allowed again by a rule, quietly.

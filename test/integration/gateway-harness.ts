@@ -11,6 +11,9 @@ import type { McpSource } from "../../src/main/mcp/types";
 import { companionPolicy } from "../../src/main/app/companion-server";
 import { startListener, type Listener } from "../../src/main/http/listener";
 import { createGatewayRoute, createRequestsRoute, type GatewayOptions, type GatewayRoute, type RequestsRoute } from "../../src/main/gateway";
+import type { AgentOutbound } from "../../src/main/gateway/outbound";
+import { createEgress } from "../../src/main/app/egress";
+import { SecretScrubber } from "../../src/main/secrets";
 import type { PendingEntry } from "../../src/shared/types";
 import { everythingStdioCommand } from "../fixtures";
 
@@ -47,7 +50,7 @@ export async function startCompanion(
     log: options.log,
   });
   const token = `test-${Math.random().toString(36).slice(2)}`;
-  const gateway = createGatewayRoute({ source, inbox, idleSessionMs: options.idleSessionMs, elicitation: options.elicitation, pollAfterMs: options.pollAfterMs, log: options.log });
+  const gateway = createGatewayRoute({ source, inbox, outbound: agentOutbound(), idleSessionMs: options.idleSessionMs, elicitation: options.elicitation, pollAfterMs: options.pollAfterMs, log: options.log });
   const requests = createRequestsRoute({ inbox, heartbeatMs: 200 });
   const listener = await startListener({
     port: 0,
@@ -160,4 +163,9 @@ export function rawRequest(
       req.end(body);
     }
   });
+}
+
+/** The app's egress for agents, over a registry of its own (nothing registered unless a test does). */
+export function agentOutbound(scrubber = new SecretScrubber()): AgentOutbound {
+  return createEgress(scrubber).agents;
 }

@@ -66,15 +66,15 @@ describe("a hostile client, then ordinary work", () => {
 
     // 5. 500 questions, each under a new X-Agent-Name.
     const refused: string[] = [];
-    const off = core.inbox.on((e) => {
+    const off = core.internals.inbox.on((e) => {
       if (e.type === "refused") refused.push(e.request.id);
     });
     const flood = Array.from({ length: 500 }, (_, i) => postRequest(JSON.stringify({ id: `flood-${i}`, kind: "input", prompt: `flood ${i}` }), `bot-${i}`));
     const deadline = Date.now() + 20_000;
-    while (core.inbox.list().length + refused.length < 500 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (core.internals.inbox.list().length + refused.length < 500 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     off();
-    expect(core.inbox.list().length).toBeLessThanOrEqual(MAX_PENDING_PER_CALLER);
-    expect(core.inbox.list()).toHaveLength(MAX_PENDING_PER_CALLER);
+    expect(core.internals.inbox.list().length).toBeLessThanOrEqual(MAX_PENDING_PER_CALLER);
+    expect(core.internals.inbox.list()).toHaveLength(MAX_PENDING_PER_CALLER);
     expect(refused).toHaveLength(500 - MAX_PENDING_PER_CALLER);
 
     // 6. Ordinary work: a page connects and lists the questions, answers one, and a new agent
@@ -87,15 +87,15 @@ describe("a hostile client, then ordinary work", () => {
     expect(listed.envelope.ok).toBe(true);
     expect(listed.envelope.value).toHaveLength(MAX_PENDING_PER_CALLER);
     page.close();
-    for (const entry of core.inbox.list()) core.inbox.answer(entry.request.id, { ok: false, reason: "declined" });
+    for (const entry of core.internals.inbox.list()) core.internals.inbox.answer(entry.request.id, { ok: false, reason: "declined" });
     const replies = await Promise.all(flood);
     expect(replies.filter((r) => r.status === 429)).toHaveLength(500 - MAX_PENDING_PER_CALLER);
     expect(replies.filter((r) => r.status === 200)).toHaveLength(MAX_PENDING_PER_CALLER);
     expect(replies.every((r) => r.status === 200 || r.status === 429)).toBe(true);
 
     const normal = postRequest(JSON.stringify({ id: "normal-1", kind: "input", prompt: "A normal question" }), "calm-agent");
-    while (!core.inbox.get("normal-1")) await new Promise((r) => setTimeout(r, 20));
-    core.inbox.answer("normal-1", { ok: true });
+    while (!core.internals.inbox.get("normal-1")) await new Promise((r) => setTimeout(r, 20));
+    core.internals.inbox.answer("normal-1", { ok: true });
     const answered = await normal;
     expect(answered.status).toBe(200);
     expect(JSON.parse(answered.body)).toEqual({ id: "normal-1", ok: true });

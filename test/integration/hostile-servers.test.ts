@@ -50,9 +50,9 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
 
 describe("hostile tool lists", () => {
   it("drops the out-of-bounds tools with a log line; the server stays connected with the rest", () => {
-    const status = core.source.servers().find((s) => s.name === "tools");
+    const status = core.internals.source.servers().find((s) => s.name === "tools");
     expect(status).toMatchObject({ state: "connected" });
-    const names = core.source.tools.filter((t) => t.server === "tools").map((t) => t.tool);
+    const names = core.internals.source.tools.filter((t) => t.server === "tools").map((t) => t.tool);
     expect(names.sort()).toEqual(["deep_result", "fine", "huge_result", "pattern_args"]);
     const log = lines.join("\n");
     expect(log).toMatch(/tools: tool "deep_schema" was dropped: it is nested more than 64 levels deep/);
@@ -61,7 +61,7 @@ describe("hostile tool lists", () => {
   });
 
   it("keeps at most MAX_TOOLS_PER_SERVER tools of one server", () => {
-    expect(core.source.servers().find((s) => s.name === "many")).toMatchObject({ state: "connected", toolCount: MAX_TOOLS_PER_SERVER });
+    expect(core.internals.source.servers().find((s) => s.name === "many")).toMatchObject({ state: "connected", toolCount: MAX_TOOLS_PER_SERVER });
     expect(lines.join("\n")).toMatch(/many: offers \d+ tools; only the first 1000 within bounds are kept/);
   });
 
@@ -94,7 +94,7 @@ describe("hostile tool results", () => {
 
 describe("a stdio server that breaks the line framing", () => {
   it("a 12 MiB message (over the SDK reader's 10 MiB) arrives; a line that is not JSON is skipped", async () => {
-    await until(() => (core.source.servers().find((s) => s.name === "lines")?.state === "connected" ? true : undefined));
+    await until(() => (core.internals.source.servers().find((s) => s.name === "lines")?.state === "connected" ? true : undefined));
     const big = await core.handlers["tools:run"]({ tool: "lines_big", args: {} });
     expect(big.output).toMatch(/\[output truncated: showing 1048576 of 12582912 bytes\]$/);
     expect(await core.handlers["tools:run"]({ tool: "lines_chatter", args: {} })).toEqual({ output: "chatter", isError: false });
@@ -103,12 +103,12 @@ describe("a stdio server that breaks the line framing", () => {
   it("a message that never ends is cut at MAX_SERVER_MESSAGE_BYTES: the server is stopped with the reason, and the companion and other servers go on", async () => {
     const reason = `the server sent a message over ${MAX_SERVER_MESSAGE_BYTES} bytes without ending it, so the companion stopped it`;
     const { ms } = await timed(() => expect(core.handlers["tools:run"]({ tool: "lines_endless", args: {} })).rejects.toThrow(reason));
-    expect(core.source.servers().find((s) => s.name === "lines")?.error ?? "").toContain(reason);
+    expect(core.internals.source.servers().find((s) => s.name === "lines")?.error ?? "").toContain(reason);
     // 64 MiB through a pipe, each chunk scanned once: seconds at most, not minutes.
     expect(ms).toBeLessThan(15_000);
     expect(await core.handlers["tools:run"]({ tool: "tools_fine", args: {} })).toEqual({ output: "fine", isError: false });
     // Its process group is gone (supervision, with a config file, would start it again).
-    expect(core.source.servers().find((s) => s.name === "lines")?.state).toBe("failed");
+    expect(core.internals.source.servers().find((s) => s.name === "lines")?.state).toBe("failed");
   }, 40_000);
 });
 
@@ -131,7 +131,7 @@ describe("hostile questions", () => {
 
   it("a pathological pattern form is shown; its checks answer within 200 ms; the answer goes back", async () => {
     const run = core.handlers["tools:run"]({ tool: "asks_ask_pattern", args: {} });
-    const entry = await until(() => core.inbox.list()[0]);
+    const entry = await until(() => core.internals.inbox.list()[0]);
     const evil = "a".repeat(40) + "!";
     const check = await timed(() => core.handlers["forms:check"]({ id: entry.request.id, data: { code: evil } }));
     expect(check.ms).toBeLessThan(200);
@@ -143,7 +143,7 @@ describe("hostile questions", () => {
 
   it("the same server still asks ordinary questions afterwards", async () => {
     const run = core.handlers["tools:run"]({ tool: "asks_ask_fine", args: {} });
-    const entry = await until(() => core.inbox.list()[0]);
+    const entry = await until(() => core.internals.inbox.list()[0]);
     await core.handlers["inbox:answer"]({ id: entry.request.id, ok: true, data: { name: "Ada" } });
     expect((await run).output).toBe('accept {"name":"Ada"}');
   });

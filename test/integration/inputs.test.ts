@@ -68,7 +68,7 @@ async function start(secrets: SecretStore): Promise<{ core: Core; added: Pending
 const state = (core: Core, name: string) => core.servers().find((s) => s.name === name);
 
 async function run(core: Core, name: string): Promise<string> {
-  const tool = core.source.tools.find((t) => t.name === name);
+  const tool = core.internals.source.tools.find((t) => t.name === name);
   if (!tool) throw new Error(`no tool ${name}`);
   // The server's own result, before the views' scrubbing: what the server really received.
   return (await outputOf(tool.execute({}))).output;

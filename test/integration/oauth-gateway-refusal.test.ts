@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import { companionPolicy } from "../../src/main/app/companion-server";
 import { CallbackHub, callbackRoute } from "../../src/main/auth";
-import { rawRequest } from "./gateway-harness";
+import { agentOutbound, rawRequest } from "./gateway-harness";
 import { createGatewayRoute } from "../../src/main/gateway";
 import { startListener, type Listener } from "../../src/main/http/listener";
 import { Inbox } from "../../src/main/inbox";
@@ -23,7 +23,7 @@ afterEach(async () => {
 async function gateway(): Promise<Listener> {
   const inbox = new Inbox();
   const source = await loadMcp({ mcpServers: {} });
-  const route = createGatewayRoute({ source, inbox });
+  const route = createGatewayRoute({ source, inbox, outbound: agentOutbound() });
   listener = await startListener({ port: 0, token: () => "the-right-token", staticDir: mkdtempSync(join(tmpdir(), "tnc-static-")), ...companionPolicy(() => "the-right-token", [route]) });
   closers.push(() => source.close(), () => inbox.close(), () => route.close(), () => listener?.close());
   return listener;

@@ -57,7 +57,7 @@ function startHttpRecorder(): Promise<{ url: string; lines: string[]; child: Chi
 async function openQuestion(core: Core, tool: string): Promise<{ run: Promise<unknown> }> {
   const run = core.handlers["tools:run"]({ tool, args: {} });
   run.catch(() => undefined);
-  await until(() => (core.inbox.list().length === 1 ? true : undefined));
+  await until(() => (core.internals.inbox.list().length === 1 ? true : undefined));
   return { run };
 }
 
@@ -66,7 +66,7 @@ describe("quitting with a question open", () => {
     const server = await startHttpRecorder();
     const core = await createCore({ config: { mcpServers: { remote: { type: "http", url: server.url } } }, platform: browserPlatform });
     cleanups.push(() => core.close());
-    expect(core.source.servers()[0]).toMatchObject({ state: "connected", transport: "streamable-http" });
+    expect(core.internals.source.servers()[0]).toMatchObject({ state: "connected", transport: "streamable-http" });
     await openQuestion(core, "remote_ask");
 
     const started = Date.now();

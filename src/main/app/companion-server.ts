@@ -3,7 +3,6 @@
 // and the Electron app both start it, so agents reach the companion the same way in either.
 import type { Core } from "./core";
 import { createWsServer } from "../api/ws-server";
-import { createGatewayRoute, createRequestsRoute } from "../gateway";
 import { startListener, DEFAULT_PORT, type Listener, type ListenerOptions, type Route } from "../http/listener";
 import type { PortClaim } from "../http/port-claim";
 import { proofRoute } from "../http/companion-proof";
@@ -35,9 +34,7 @@ export function companionPolicy(token: () => string, routes: Route[]): Pick<List
 export async function startCompanionServer(core: Core, options: CompanionServerOptions): Promise<CompanionServer> {
   const log = options.log ?? (() => {});
   const ws = createWsServer(core, log);
-  // Read per call, so an edit of `gateway.elicitation` in the config applies at once.
-  const gateway = createGatewayRoute({ source: core.source, inbox: core.inbox, log, elicitation: (agent) => core.whoAnswers(agent) });
-  const requests = createRequestsRoute({ inbox: core.inbox, log });
+  const { gateway, requests } = core.agentRoutes(log);
   const listener = await startListener({
     host: "127.0.0.1",
     port: options.port ?? DEFAULT_PORT,

@@ -1,32 +1,35 @@
 // The app's core, without any window system: the MCP source, the Inbox, settings, secrets and the
 // one handler map. Electron (src/main/desktop) and browser mode (serve.ts) both compose this.
+// What its users read leaves through the egress (app/egress.ts): the handlers, the events, the
+// servers view, the pending questions and the gateway's replies to agents, each scrubbed of every
+// secret the core knows. The raw Inbox and source stay inside (`internals` is for tests only).
 import { randomBytes } from "node:crypto";
-import type { EventChannel, EventMap, Settings } from "../../shared/contract";
-import type { ServerView } from "../../shared/types";
+import type { Settings } from "../../shared/contract";
+import type { PendingEntry, ServerStatus, ServerView } from "../../shared/types";
 import { Inbox, inboxWaitFor, type InboxOptions } from "../inbox";
 import type { McpSource } from "../mcp/types";
-import { startMcp, type StartedMcp } from "../mcp/source";
-import { createHandlers, type Handlers } from "../api/handlers";
-import { createServerManagementHandlers } from "../mcp/server-handlers";
-import { createAgentsHandlers } from "../client-configs/agents-handlers";
-import { createImportHandlers } from "../client-configs/import-handlers";
-import { cliCommand } from "../cli/agents";
+import type { Handlers } from "../api/handlers";
 import { SettingsState, type Platform } from "../api/settings-state";
-import { createMemoryStore, gatewayToken, registeringStore, rotateGatewayToken, secretScrubber, tokenPlace, type SecretStore } from "../secrets";
+import { createMemoryStore, gatewayToken, registeringStore, SecretScrubber, type SecretStore } from "../secrets";
 import { registerConfiguredSecrets } from "../mcp/config/secrets";
 import { readConfigFile } from "../mcp/config/file";
-import { historyOffHandlers, openHistory } from "../history";
-import { openRules } from "../rules";
+import { openHistory, type HistoryHandle } from "../history";
+import { openRules, type RulesHandle } from "../rules";
 import { CallbackHub, createAuth, startCallbackListener } from "../auth";
 import { readWhoAnswers, whoAnswersFor, type WhoAnswersSetting } from "../gateway/who-answers";
 import type { WhoAnswers } from "../gateway/tool-server";
+import { createGatewayRoute, createRequestsRoute, type GatewayRoute, type RequestsRoute } from "../gateway";
 import { parseConfig, type SkippedEntry } from "../mcp/config/config";
-import { superviseSource, type RuntimeSource } from "../mcp/supervisor";
-import { CONFIG_ERROR_ENTRY, listChangeNotifier, ServerViews } from "../mcp/server-views";
-import { SERVERS_EVENT_INTERVAL_MS } from "../../shared/limits";
+import { CONFIG_ERROR_ENTRY } from "../mcp/server-views";
+import { createEvents, type CoreEvents, type EventHub } from "./core-events";
+import { coreHandlers } from "./core-handlers";
+import { startServers, type ServerParts } from "./core-servers";
+import { createEgress, type Egress } from "./egress";
 
 export type { Platform } from "../api/settings-state";
 export type { Handlers } from "../api/handlers";
+export type { CoreEvents } from "./core-events";
+export { CONFIG_ERROR_ENTRY };
 
 export interface CoreOptions {
   /** Path of the MCP config file (JSON). Ignored when `config` is given. */
@@ -35,6 +38,11 @@ export interface CoreOptions {
   config?: unknown;
   platform: Platform;
   log?: (line: string) => void;
+  /**
+   * The process's secret registry: app/electron.ts and app/serve.ts make one and scrub their own
+   * log lines with it too. The core registers every secret it learns into it. A new one otherwise.
+   */
+  scrubber?: SecretScrubber;
   inbox?: InboxOptions;
   /** The keychain-backed store (openSecretStore()); a session-only memory store otherwise. */
   secrets?: SecretStore;
@@ -53,25 +61,33 @@ export interface CoreOptions {
   connectInBackground?: boolean;
 }
 
-export interface CoreEvents {
-  on<E extends EventChannel>(event: E, listener: (payload: EventMap[E]) => void): () => void;
-}
-
 /** What core needs of a listener to report its address and close it last. */
 export interface AttachedListener {
   url: string;
   close(): Promise<void>;
 }
 
+/** The routes agents reach the companion by, mounted on the loopback listener (companion-server.ts). */
+export interface AgentRoutes {
+  /** /mcp: the gateway; whatever it relays from a server passes the egress. */
+  gateway: GatewayRoute;
+  /** /v1/requests: questions agents post themselves, answered by the person. */
+  requests: RequestsRoute;
+}
+
 export interface Core {
-  inbox: Inbox;
   /** The log sink every line of the app goes through: scrubbed of every known secret. */
   log(line: string): void;
-  source: McpSource;
   handlers: Handlers;
   events: CoreEvents;
   servers(): ServerView[];
   settings(): Settings;
+  /** The questions waiting for the person, as a view may show them (the tray, the window's start). */
+  pending(): PendingEntry[];
+  /** Each server's status as it changes (browser mode says when one connects). */
+  onServerStatus(listener: (status: ServerStatus) => void): () => void;
+  /** The gateway and the requests route for this run's listener, logging to `log`. */
+  agentRoutes(log: (line: string) => void): AgentRoutes;
   pauseNotifications(minutes: number | null): void;
   /** The gateway's current bearer token (also the page link's token). Read it per request. */
   token(): string;
@@ -84,250 +100,206 @@ export interface Core {
   /** Settles once every server is connected or failed. */
   ready: Promise<void>;
   close(): Promise<void>;
+  /**
+   * The parts themselves, for tests that play a server or an agent (ask a question, answer it,
+   * call a tool). No app code reads them: nothing read here has passed the egress.
+   */
+  internals: { inbox: Inbox; source: McpSource };
 }
 
-/** Every payload a view receives is scrubbed once here, whoever listens (pages, tray, notifications). */
-function createEvents() {
-  const listeners = new Map<EventChannel, Set<(payload: never) => void>>();
-  return {
-    on<E extends EventChannel>(event: E, listener: (payload: EventMap[E]) => void): () => void {
-      let set = listeners.get(event);
-      if (!set) listeners.set(event, (set = new Set()));
-      set.add(listener as (payload: never) => void);
-      return () => set!.delete(listener as (payload: never) => void);
-    },
-    emit<E extends EventChannel>(event: E, raw: EventMap[E]): void {
-      const set = listeners.get(event);
-      if (!set || set.size === 0) return;
-      this.emitScrubbed(event, secretScrubber.scrubValue(raw));
-    },
-    /** For a payload made of pieces each scrubbed already (the servers list): not walked again. */
-    emitScrubbed<E extends EventChannel>(event: E, payload: EventMap[E]): void {
-      const set = listeners.get(event);
-      if (!set || set.size === 0) return;
-      for (const listener of set) {
-        try {
-          (listener as (payload: EventMap[E]) => void)(payload);
-        } catch {
-          // A broken view must not stop the others.
-        }
-      }
-    },
-    listening: (event: EventChannel) => (listeners.get(event)?.size ?? 0) > 0,
-    clear: () => listeners.clear(),
-  };
+/** The store every secret read or written goes through (registered with the scrubber), and the gateway token. */
+async function openSecrets(options: CoreOptions, scrubber: SecretScrubber, log: (line: string) => void): Promise<{ secrets: SecretStore; token: string }> {
+  const secrets = registeringStore(
+    options.secrets ?? createMemoryStore("No keychain in use: secrets are kept in memory for this session only."),
+    scrubber,
+  );
+  if (!secrets.available) log(`secrets: ${secrets.detail}`);
+  try {
+    return { secrets, token: await gatewayToken(secrets) };
+  } catch (error) {
+    // A keychain that fails on write must not keep the app from starting; the token then lasts one session.
+    log(`secrets: could not keep the gateway token (${(error as Error).message}); using a token for this session only.`);
+    const token = randomBytes(32).toString("base64url");
+    scrubber.register(token);
+    return { secrets, token };
+  }
 }
 
-export { CONFIG_ERROR_ENTRY };
+/** The config at start: the object given, the file read, or none. */
+async function startConfig(options: CoreOptions, log: (line: string) => void): Promise<{ config: unknown; configError?: string }> {
+  if (options.config !== undefined) return { config: options.config };
+  if (!options.configPath) {
+    log("config: no MCP config given; starting with no servers.");
+    return { config: {} };
+  }
+  const read = await readConfigFile(options.configPath);
+  if (read.note) log(read.note);
+  return { config: read.config, configError: read.error };
+}
+
+interface QuestionParts {
+  inbox: Inbox;
+  history?: HistoryHandle;
+  rules: RulesHandle;
+}
+
+/** The Inbox, the history that records it and the rules that answer it, in that order. */
+function openQuestions(options: CoreOptions, egress: Egress, log: (line: string) => void): QuestionParts {
+  const inbox = new Inbox(options.inbox);
+  const redact = egress.stored;
+  // History records every question from the moment the Inbox exists; it never blocks answering.
+  const history = options.historyPath ? openHistory(inbox, { path: options.historyPath, log, redact, ...(options.historyNative ? { native: options.historyNative } : {}) }) : undefined;
+  // Rules answer matching questions the moment they are admitted (after history starts listening).
+  const rules = openRules(inbox, { ...(options.rulesPath ? { path: options.rulesPath } : {}), log, redact });
+  return { inbox, history, rules };
+}
 
 export async function createCore(options: CoreOptions): Promise<Core> {
   // Secrets stay with their servers: whatever a server echoes back (an error body repeating our
   // Authorization header) is scrubbed on its way to a log line, a page or an agent.
-  const sink = options.log ?? (() => {});
-  const log = (line: string) => sink(secretScrubber.scrub(line));
-  const events = createEvents();
-  const secrets = registeringStore(
-    options.secrets ?? createMemoryStore("No keychain in use: secrets are kept in memory for this session only."),
-    secretScrubber,
-  );
-  if (!secrets.available) log(`secrets: ${secrets.detail}`);
+  const scrubber = options.scrubber ?? new SecretScrubber();
+  const egress = createEgress(scrubber);
+  const log = egress.log(options.log ?? (() => {}));
+  const events = createEvents(egress);
+  const { secrets, token } = await openSecrets(options, scrubber, log);
 
-  let token: string;
-  try {
-    token = await gatewayToken(secrets);
-  } catch (error) {
-    // A keychain that fails on write must not keep the app from starting; the token then lasts one session.
-    log(`secrets: could not keep the gateway token (${(error as Error).message}); using a token for this session only.`);
-    token = randomBytes(32).toString("base64url");
-    secretScrubber.register(token);
-  }
-
-  let config: unknown = options.config ?? {};
-  let configError: string | undefined;
-  if (options.config === undefined && options.configPath) {
-    const read = await readConfigFile(options.configPath);
-    config = read.config;
-    configError = read.error;
-    if (read.note) log(read.note);
-  } else if (options.config === undefined) {
-    log("config: no MCP config given; starting with no servers.");
-  }
-
-  registerConfiguredSecrets(config, secretScrubber);
-  let whoAnswers: WhoAnswersSetting = readWhoAnswersLogged(config, log);
+  const { config, configError } = await startConfig(options, log);
+  registerConfiguredSecrets(config, scrubber);
+  const state: CoreState = { token, whoAnswers: readWhoAnswersLogged(config, log), listeners: [] };
   for (const entry of skippedEntries(config)) log(`config: "${entry.name}" skipped: ${entry.reason}`);
 
-  const inbox = new Inbox(options.inbox);
-  // History records every question from the moment the Inbox exists; it never blocks answering.
-  const history = options.historyPath ? openHistory(inbox, { path: options.historyPath, log, redact: (v) => secretScrubber.scrubValue(v), ...(options.historyNative ? { native: options.historyNative } : {}) }) : undefined;
-  // Rules answer matching questions the moment they are admitted (after history starts listening).
-  const rules = openRules(inbox, { ...(options.rulesPath ? { path: options.rulesPath } : {}), log, redact: (v) => secretScrubber.scrubValue(v) });
+  const questions = openQuestions(options, egress, log);
   // Remote servers that need OAuth ask the person through the Inbox; the browser comes back to a
   // loopback listener of this run (RFC 8252: the registration is kept whatever its port).
   const oauthHub = new CallbackHub();
   const oauthCallback = await startCallbackListener(oauthHub);
-  const auth = createAuth({ secrets, callbackUrl: oauthCallback.url, hub: oauthHub, redact: (value) => secretScrubber.register(value) });
-  const loadOptions = {
-    waitFor: inboxWaitFor(inbox),
-    auth,
+  const auth = createAuth({ secrets, callbackUrl: oauthCallback.url, hub: oauthHub, redact: (value) => scrubber.register(value) });
+  const fromFile = options.config === undefined ? options.configPath : undefined;
+  const servers = startServers({
+    config,
+    configError,
+    configPath: fromFile,
+    load: {
+      waitFor: inboxWaitFor(questions.inbox),
+      auth,
+      log,
+      secret: (name: string) => secrets.get(name),
+      storeSecret: (name: string, value: string) => secrets.set(name, value),
+      ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+    },
+    egress,
+    events,
     log,
-    secret: (name: string) => secrets.get(name),
-    storeSecret: (name: string, value: string) => secrets.set(name, value),
-    ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
-  };
-  let started: StartedMcp;
-  try {
-    started = startMcp(config, loadOptions);
-  } catch (error) {
-    configError = (error as Error).message;
-    started = startMcp({}, loadOptions);
-  }
-  const { source, ready } = started;
-  // One server's event recomputes that server's view only, and the list goes out at most every
-  // SERVERS_EVENT_INTERVAL_MS however many servers change: start-up with thousands of servers
-  // must not cost each event a walk (and a scrub) of all of them.
-  const serverViews = new ServerViews({
-    source,
-    configError: () => (supervisor ? supervisor.configError() : configError),
-    scrub: (value) => secretScrubber.scrubValue(value),
-    scrubGeneration: () => secretScrubber.generation,
+    onConfig: (c) => {
+      registerConfiguredSecrets(c, scrubber);
+      state.whoAnswers = readWhoAnswersLogged(c, log);
+    },
   });
-  const serversChanged = listChangeNotifier({
-    intervalMs: SERVERS_EVENT_INTERVAL_MS,
-    listening: () => events.listening("servers:changed"),
-    send: () => events.emitScrubbed("servers:changed", serverViews.list()),
-  });
-  // From the start, so no kept view misses its server's event.
-  const offServerEvents = source.on((event) => {
-    if (event.type === "notification") return;
-    if (event.type === "status") serverViews.invalidate(event.status.name);
-    else serverViews.invalidateTools(event.server);
-    serversChanged.changed();
-  });
-  // Servers from a config file are kept running and follow its edits (mcp/supervisor.ts).
-  const supervisor = options.config === undefined && options.configPath
-    ? superviseSource(source as RuntimeSource, { configPath: options.configPath, initialError: configError, log, onConfig: (c) => {
-      registerConfiguredSecrets(c, secretScrubber);
-      whoAnswers = readWhoAnswersLogged(c, log);
-    }, onConfigError: () => serversChanged.changed() })
-    : undefined;
-  if (!options.connectInBackground) await ready;
-  if (configError) log(`config: ${configError}`);
+  if (!options.connectInBackground) await servers.ready;
+  if (servers.configError) log(`config: ${servers.configError}`);
 
-  const servers = (): ServerView[] => serverViews.list();
-
-  const settings = new SettingsState(options.platform, secrets, () => token !== "");
+  const settings = new SettingsState(options.platform, secrets, () => state.token !== "");
+  const { history } = questions;
   if (history) settings.setHistorySize(() => ({ bytes: history.store.sizeBytes(), budgetBytes: history.store.budgetBytes }));
   await settings.refreshSecretNames();
 
   const unsubscribes = [
-    inbox.on((event) => events.emit("inbox:event", event)),
-    offServerEvents,
+    questions.inbox.on((event) => events.emit("inbox:event", event)),
     settings.on((value) => events.emit("settings:changed", value)),
-    rules.on((list) => events.emit("rules:changed", list)),
+    questions.rules.on((list) => events.emit("rules:changed", list)),
   ];
-
-  const handlers = scrubbedHandlers({
-    ...(history?.handlers ?? historyOffHandlers()),
-    ...rules.handlers,
-    // Agents are connected to this run's listener; a literal token (Zed over HTTP, chosen) is the current one.
-    ...createAgentsHandlers({ companionUrl: () => listeners[0]?.url, cli: () => cliCommand(), token: () => token, tokenKept: () => tokenPlace(secrets) }),
-    ...createImportHandlers({
-      configPath: options.config === undefined ? options.configPath : undefined,
-      servers,
-      secrets,
-      settled: () => supervisor?.settled(),
-    }),
-    ...createServerManagementHandlers({
-      supervisor,
-      auth,
-      configPath: options.config === undefined ? options.configPath : undefined,
-      servers,
-      source: () => source,
-      keychain: secrets.available ? { set: async (name, value) => (await secrets.set(name, value), void (await settings.refreshSecretNames())) } : undefined,
-    }),
-    ...createHandlers({
-    inbox,
-    source: () => source,
-    servers,
-    settings,
+  const handlers = coreHandlers({
+    ...questions,
     platform: options.platform,
+    configPath: fromFile,
+    servers,
+    auth,
     secrets,
-    rotateToken: async () => {
-      token = await rotateGatewayToken(secrets);
-      log("gateway: token rotated; agents using the old one are refused from now on.");
-      return token;
-    },
-    }),
+    settings,
+    egress,
+    log,
+    token: { get: () => state.token, set: (t) => void (state.token = t) },
+    companionUrl: () => state.listeners[0]?.url,
   });
 
-  const listeners: AttachedListener[] = [];
   let closing: Promise<void> | undefined;
+  const close = () => {
+    // Pending questions are cancelled first (every view sees them withdrawn), then the MCP
+    // clients and their children go, and the listener last so pages hear all of it.
+    closing ??= (async () => {
+      questions.inbox.close();
+      questions.rules.close();
+      // What the shutdown withdrew is written before the file closes.
+      history?.close();
+      await servers.close();
+      for (const unsubscribe of unsubscribes) unsubscribe();
+      servers.stopEvents();
+      settings.close();
+      await Promise.allSettled([...state.listeners.map((l) => l.close()), oauthCallback.close()]);
+      events.clear();
+    })();
+    return closing;
+  };
+  return coreApi({ questions, servers, settings, egress, events, handlers, log, state, close });
+}
 
+/** What changes while the core runs: the token (rotated), the config's who-answers (edited), the listener. */
+interface CoreState {
+  token: string;
+  whoAnswers: WhoAnswersSetting;
+  listeners: AttachedListener[];
+}
+
+interface CoreParts {
+  questions: QuestionParts;
+  servers: ServerParts;
+  settings: SettingsState;
+  egress: Egress;
+  events: EventHub;
+  handlers: Handlers;
+  log: (line: string) => void;
+  state: CoreState;
+  close(): Promise<void>;
+}
+
+/** What the core's users get: narrow reads, each through the egress, and the parts for tests. */
+function coreApi(p: CoreParts): Core {
+  const { questions, servers, settings, egress, events, state } = p;
+  const { inbox } = questions;
+  const { source } = servers;
+  const whoAnswers = (agent: string) => whoAnswersFor(state.whoAnswers, agent);
   return {
-    inbox,
-    source,
-    log,
-    handlers,
+    log: p.log,
+    handlers: p.handlers,
     events: { on: events.on },
-    servers,
-    settings: () => settings.get(),
+    servers: () => servers.servers(),
+    settings: () => egress.settings(settings.get()),
+    pending: () => egress.pending(inbox.list()),
+    onServerStatus: (listener) =>
+      source.on((event) => {
+        if (event.type === "status") listener(egress.status(event.status));
+      }),
+    agentRoutes: (log) => ({
+      // Read per call, so an edit of `gateway.elicitation` in the config applies at once.
+      gateway: createGatewayRoute({ source, inbox, log, outbound: egress.agents, elicitation: whoAnswers }),
+      requests: createRequestsRoute({ inbox, log }),
+    }),
     pauseNotifications: (minutes) => {
       if (minutes === null) settings.pause(null);
       else if (minutes <= 0) settings.resume();
       else settings.pause(minutes);
     },
-    token: () => token,
-    whoAnswers: (agent) => whoAnswersFor(whoAnswers, agent),
+    token: () => state.token,
+    whoAnswers,
     attachListener(listener) {
-      listeners.push(listener);
+      state.listeners.push(listener);
       settings.setGatewayUrl(`${listener.url}/mcp`);
     },
     focus: (id) => events.emit("inbox:focus", { id }),
-    ready,
-    close() {
-      // Pending questions are cancelled first (every view sees them withdrawn), then the MCP
-      // clients and their children go, and the listener last so pages hear all of it.
-      closing ??= (async () => {
-        inbox.close();
-        rules.close();
-        // What the shutdown withdrew is written before the file closes.
-        history?.close();
-        try {
-          await supervisor?.close();
-          await source.close();
-        } catch (error) {
-          log(`mcp: close failed: ${(error as Error).message}`);
-        }
-        for (const unsubscribe of unsubscribes) unsubscribe();
-        serversChanged.close();
-        settings.close();
-        await Promise.allSettled([...listeners.map((l) => l.close()), oauthCallback.close()]);
-        events.clear();
-      })();
-      return closing;
-    },
+    ready: servers.ready,
+    close: p.close,
+    internals: { inbox, source },
   };
-}
-
-/**
- * Every handler's result and error scrubbed before a page sees it: tool runs relay what servers
- * answered, inbox entries what they asked. The one exception is the rotated token, which the
- * person asked to see so they can give it to their agents.
- */
-function scrubbedHandlers(handlers: Handlers): Handlers {
-  const out = { ...handlers } as Record<string, (arg: unknown) => Promise<unknown>>;
-  for (const [channel, handler] of Object.entries(handlers) as [string, (arg: unknown) => Promise<unknown>][]) {
-    if (channel === "gateway:rotateToken") continue;
-    out[channel] = async (arg) => {
-      try {
-        return secretScrubber.scrubValue(await handler(arg));
-      } catch (error) {
-        throw secretScrubber.scrubError(error);
-      }
-    };
-  }
-  return out as Handlers;
 }
 
 /** Entries of the config that are not servers (settings keys, editor-provided servers), to say so once. */

@@ -12,15 +12,18 @@ import { startCompanionServer } from "./companion-server";
 import { DEFAULT_PORT } from "../http/listener";
 import { claimPort, type PortClaim } from "../http/port-claim";
 import { installOrphanGuard } from "../process/orphan-guard";
-import { openSecretStore, scrubbedLog } from "../secrets";
+import { openSecretStore, SecretScrubber } from "../secrets";
+import { scrubbedLog } from "./egress";
 import { defaultHistoryPath } from "../history";
 import { defaultRulesPath } from "../rules";
 
 // out/main/index.js → the app root holds out/renderer, out/preload and out/assets.
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = parseDesktopArgs(process.argv.slice(1));
-// Every line, the core's and the listener's and this file's, is scrubbed of known secrets.
-const log = scrubbedLog((line: string) => console.log(line));
+// The process's secret registry: the core registers into it, and every line, the core's and the
+// listener's and the desktop shell's and this file's, is scrubbed with it.
+const scrubber = new SecretScrubber();
+const log = scrubbedLog((line: string) => console.log(line), scrubber);
 
 void runDesktopApp({
   paths: {
@@ -44,7 +47,7 @@ void runDesktopApp({
     // The keychain helper (a utility process, no server) starts meanwhile.
     const [, secrets] = await Promise.all([installOrphanGuard({ log }), openSecretStore({ launch: utilityHelperLauncher(path.join(outDir, "main", "keychain-helper.cjs")) })]);
     // The tray and window come up at once; servers show "connecting" until they are ready.
-    const core = await createCore({ configPath: args.configPath, platform, log, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), historyNative: desktopHistoryNative(path.dirname(outDir)), rulesPath: defaultRulesPath() });
+    const core = await createCore({ configPath: args.configPath, platform, log, scrubber, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), historyNative: desktopHistoryNative(path.dirname(outDir)), rulesPath: defaultRulesPath() });
     if (claim) {
       try {
         const server = await startCompanionServer(core, { staticDir: path.join(outDir, "renderer"), log, claim });

@@ -13,7 +13,8 @@ import { createCore, type Platform } from "./core";
 import { startCompanionServer } from "./companion-server";
 import { DEFAULT_PORT } from "../http/listener";
 import { claimPort } from "../http/port-claim";
-import { openSecretStore, scrubbedLog } from "../secrets";
+import { openSecretStore, SecretScrubber } from "../secrets";
+import { scrubbedLog } from "./egress";
 import { START_USAGE } from "../cli/start";
 import { installOrphanGuard } from "../process/orphan-guard";
 import { watchParent } from "../process/parent-watch";
@@ -46,8 +47,10 @@ function parse(argv: string[]): { config: string; port: number } {
   return { config: resolveConfigPath(values.config), port };
 }
 
+/** The process's secret registry: the core registers into it, and browser mode's own lines are scrubbed with it. */
+const scrubber = new SecretScrubber();
 /** Every line of browser mode: no known secret, no control character from a server's output. */
-const log = scrubbedLog((line: string) => process.stderr.write(`${line}\n`));
+const log = scrubbedLog((line: string) => process.stderr.write(`${line}\n`), scrubber);
 
 async function main(argv: string[]): Promise<void> {
   const args = parse(argv);
@@ -60,7 +63,7 @@ async function main(argv: string[]): Promise<void> {
   // The keychain helper starts meanwhile: it is no server, and it exits when our pipe closes.
   // (A failure from here on exits the process, which gives the claimed port back.)
   const [guard, secrets] = await Promise.all([installOrphanGuard({ log }), openSecretStore()]);
-  const core = await createCore({ configPath: args.config, platform: browserPlatform, log, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath() });
+  const core = await createCore({ configPath: args.config, platform: browserPlatform, log, scrubber, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath() });
   // Handlers before the link is printed: whoever reads it may signal at once, and a SIGTERM
   // without a handler would kill us without closing the servers.
   let stopping = false;
@@ -89,9 +92,7 @@ async function main(argv: string[]): Promise<void> {
   // Servers connect while the page is already up; say when each one is ready. A failure is said
   // once, by whoever acts on it (mcp/supervisor.ts: the restart it schedules), not here again.
   const connected = new Set<string>();
-  core.source.on((event) => {
-    if (event.type !== "status") return;
-    const s = event.status;
+  core.onServerStatus((s) => {
     if (s.state !== "connected") return void connected.delete(s.name);
     if (connected.has(s.name)) return;
     connected.add(s.name);

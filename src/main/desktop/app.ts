@@ -15,7 +15,6 @@ import { TrayService } from "./tray";
 import { NO_TRAY_HOST_HINT, trayWillShow } from "./tray-host";
 import type { DesktopCore, DesktopPlatform } from "./types";
 import { MainWindow, hardenSession, hardenWebContents } from "./window";
-import { scrubbedLog, secretScrubber } from "../secrets/scrub";
 
 export interface DesktopPaths {
   /** The built renderer (index.html and its assets). */
@@ -29,7 +28,11 @@ export interface DesktopPaths {
 export interface RunDesktopOptions {
   paths: DesktopPaths;
   createCore(platform: DesktopPlatform): Promise<DesktopCore>;
-  log?: (line: string) => void;
+  /**
+   * Where the shell's lines go. Lines here quote errors (a failed handler, a window's load error),
+   * so the sink must be the process's scrubbed one (app/electron.ts gives it; app/egress.ts).
+   */
+  log: (line: string) => void;
   /** Launched at login (`--hidden`): stay in the tray unless something is waiting. */
   startHidden?: boolean;
   /** Quit on SIGINT/SIGTERM (default true; tests turn it off). */
@@ -53,8 +56,7 @@ function isPaused(settings: Pick<Settings, "notificationsPaused" | "pausedUntil"
 
 /** Runs the desktop app. Resolves once it is up (or at once, when another instance owns the lock). */
 export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
-  // Lines here quote errors (a failed handler, a window's load error); none may carry a secret.
-  const log = scrubbedLog(options.log ?? ((line: string) => console.log(line)));
+  const { log } = options;
   registerAppScheme();
 
   if (!app.requestSingleInstanceLock()) {
@@ -74,20 +76,51 @@ export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
   app.on("activate", () => window?.show());
 
   await app.whenReady();
-
-  const ses = session.defaultSession;
-  hardenSession(ses);
-  ses.protocol.handle(APP_SCHEME, appProtocolHandler(options.paths.rendererDir));
-  ses.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, "Content-Security-Policy": [CONTENT_SECURITY_POLICY] } });
-  });
+  serveOurPages(options.paths.rendererDir);
 
   const platform = electronPlatform({ shell, app });
   const core = await options.createCore(platform);
 
   const win = new MainWindow({ preloadPath: options.paths.preloadPath, iconPath: trayIconPath(options.paths.assetsDir, "light", false) }, APP_URL, log);
   window = win;
+  const views = createViews(core, win, options);
+  const unwire = wireViews(core, win, views, log);
 
+  // The tray menu shows prompts as servers wrote them: the core gives them scrubbed.
+  views.tray.start({ pending: core.pending(), servers: core.servers(), settings: core.settings() });
+  // A person launching the app expects a window; a login launch stays in the tray unless
+  // something is already waiting, or no tray can be seen on this desktop (tray-host.ts).
+  const trayShows = await (options.trayWillShow ?? (() => trayWillShow()))();
+  if (!trayShows) log(NO_TRAY_HOST_HINT);
+  if (!options.startHidden || core.pending().length > 0 || !trayShows) win.show();
+
+  quitInOrder(options, async () => {
+    win.allowClose();
+    unwire();
+    views.notifications.clear();
+    views.tray.destroy();
+    await closeCore(core, options.closeTimeoutMs ?? 5_000, log);
+  });
+}
+
+/** The default session: hardened, our scheme served from the built renderer, every response with our CSP. */
+function serveOurPages(rendererDir: string): void {
+  const ses = session.defaultSession;
+  hardenSession(ses);
+  ses.protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir));
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, "Content-Security-Policy": [CONTENT_SECURITY_POLICY] } });
+  });
+}
+
+interface Views {
+  tray: TrayService;
+  notifications: NotificationService;
+}
+
+/** The tray and the notifications, whose actions go to the window and the core's handlers. */
+function createViews(core: DesktopCore, win: MainWindow, options: RunDesktopOptions): Views {
+  const { log } = options;
   // Shows the window and asks every view to show the question; the window holds the request
   // until its page has loaded.
   const openQuestion = (id: string) => {
@@ -126,7 +159,11 @@ export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
     actionsSupported: notificationActionsSupported(),
     undoRule: (id) => call(() => core.handlers["rules:remove"]({ id }), "undo a rule"),
   });
+  return { tray, notifications };
+}
 
+/** IPC for the window's page, every core event to it, to the tray and to notifications; returns the undo. */
+function wireViews(core: DesktopCore, win: MainWindow, { tray, notifications }: Views, log: (line: string) => void): () => void {
   const unregister = registerHandlers(ipcMain, core.handlers, { ourWebContentsId: () => win.webContentsId(), appUrl: APP_URL, log });
   const unforward = forwardEvents(core.events, (channel, payload) => win.send(channel, payload));
   const offs = [
@@ -136,49 +173,43 @@ export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
         if (event.type === "answered" && event.by === "rule") notifications.ruleAnswered(event.id, event.ruleId);
         notifications.removed(event.id);
       }
-      tray.update({ pending: secretScrubber.scrubValue(core.inbox.list()) });
+      tray.update({ pending: core.pending() });
     }),
     core.events.on("servers:changed", (servers: ServerView[]) => tray.update({ servers })),
     core.events.on("settings:changed", (settings: Settings) => tray.update({ settings })),
   ];
   const onTheme = () => tray.themeChanged();
   nativeTheme.on("updated", onTheme);
-
-  // The tray menu shows prompts as servers wrote them, so it reads the inbox scrubbed too.
-  tray.start({ pending: secretScrubber.scrubValue(core.inbox.list()), servers: core.servers(), settings: core.settings() });
-  // A person launching the app expects a window; a login launch stays in the tray unless
-  // something is already waiting, or no tray can be seen on this desktop (tray-host.ts).
-  const trayShows = await (options.trayWillShow ?? (() => trayWillShow()))();
-  if (!trayShows) log(NO_TRAY_HOST_HINT);
-  if (!options.startHidden || core.inbox.list().length > 0 || !trayShows) win.show();
-
-  let closed = false;
-  let shuttingDown: Promise<void> | null = null;
-  const shutdown = async () => {
-    win.allowClose();
+  return () => {
     for (const off of offs) off();
     unforward();
     unregister();
     nativeTheme.removeListener("updated", onTheme);
-    notifications.clear();
-    tray.destroy();
-    const timeoutMs = options.closeTimeoutMs ?? 5_000;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        log(`desktop: core did not close within ${timeoutMs} ms; exiting anyway`);
-        resolve();
-      }, timeoutMs);
-    });
-    try {
-      await Promise.race([core.close(), timeout]);
-    } catch (error) {
-      log(`desktop: closing the core failed: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      clearTimeout(timer);
-    }
   };
+}
 
+/** Closes the core, or gives up after `timeoutMs` so Quit always ends the process. */
+async function closeCore(core: DesktopCore, timeoutMs: number, log: (line: string) => void): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      log(`desktop: core did not close within ${timeoutMs} ms; exiting anyway`);
+      resolve();
+    }, timeoutMs);
+  });
+  try {
+    await Promise.race([core.close(), timeout]);
+  } catch (error) {
+    log(`desktop: closing the core failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Holds every quit (the menu's, a signal's) until `shutdown` has run once, then exits. */
+function quitInOrder(options: RunDesktopOptions, shutdown: () => Promise<void>): void {
+  let closed = false;
+  let shuttingDown: Promise<void> | null = null;
   app.on("before-quit", (event) => {
     if (closed) return;
     // Hold the quit until every pending question is answered `cancel` and every server is closed.

@@ -8,7 +8,8 @@ import type { PendingEntry } from "../../shared/types";
 export type DesktopHandlers = { [C in InvokeChannel]: (arg: unknown) => Promise<InvokeResult<C>> };
 
 export interface DesktopCore {
-  inbox: { list(): PendingEntry[] };
+  /** The questions waiting for the person, scrubbed as every view reads them (app/egress.ts). */
+  pending(): PendingEntry[];
   handlers: DesktopHandlers;
   events: { on<E extends EventChannel>(event: E, listener: (payload: EventMap[E]) => void): () => void };
   servers(): ServerView[];

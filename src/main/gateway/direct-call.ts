@@ -9,7 +9,6 @@
 // timing out an open call, as they do on the SDK's path.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult, type RequestId } from "@modelcontextprotocol/server";
-import { secretScrubber } from "../secrets/scrub";
 import type { CallParams, ToolServer } from "./tool-server";
 
 /**
@@ -86,10 +85,11 @@ export async function serveDirectCall(tools: ToolServer, call: DirectCall, sessi
   };
   const toStream = setTimeout(startStream, STREAM_AFTER_MS);
   // A notification for the call (a server's log message) turns the answer into an event stream.
+  // What the tool server hands here (notifications, result, error) has passed its outbound.
   const notify = async (notification: { method: string; params: Record<string, unknown> }) => {
     startStream();
     if (!streaming || res.destroyed || res.writableEnded) return;
-    res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", ...secretScrubber.scrubValue(notification) })}\n\n`);
+    res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", ...notification })}\n\n`);
   };
 
   let message: Record<string, unknown> | undefined;
@@ -98,9 +98,7 @@ export async function serveDirectCall(tools: ToolServer, call: DirectCall, sessi
     message = { jsonrpc: "2.0", id: call.id, result };
   } catch (error) {
     if (error instanceof ProtocolError) {
-      // Scrubbed like every error relayed to an agent (tool-server scrubs results and failures).
-      const relayed = { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) };
-      message = { jsonrpc: "2.0", id: call.id, error: secretScrubber.scrubValue(relayed) };
+      message = { jsonrpc: "2.0", id: call.id, error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } };
     }
     // Otherwise the call was aborted (the agent cancelled or left, the session ended): a cancelled
     // request gets no response, so the stream just ends.

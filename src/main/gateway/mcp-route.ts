@@ -14,6 +14,7 @@ import { jsonBoundsProblem } from "../base/json-bounds";
 import type { Refusal, Route, RouteAuth } from "../http/listener";
 import { CONNECTION_REFUSED, INVALID_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND, sendJsonRpcError } from "./jsonrpc-errors";
 import { createToolServer, type ToolServer, type WhoAnswers } from "./tool-server";
+import type { AgentOutbound } from "./outbound";
 import { Catalog } from "./catalog";
 import { EventBudget, SessionEvents } from "./event-store";
 import { SessionCaps } from "./session-caps";
@@ -26,6 +27,8 @@ export interface GatewayOptions {
   /** The app's resolver. Questions reach it through the source's waitFor; kept for symmetry and future use. */
   inbox?: Inbox;
   log?: (line: string) => void;
+  /** What every message to an agent passes first (the app's egress scrubs known secrets; app/egress.ts). */
+  outbound: AgentOutbound;
   /** Reported to agents as the server version. */
   version?: string;
   /**
@@ -185,7 +188,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
 
   async function startSession(req: IncomingMessage, res: ServerResponse, body: unknown, auth: RouteAuth, registered: () => void): Promise<void> {
     const { credential } = auth;
-    const tools = createToolServer({ source, catalog, whoAnswers, version, log, pollAfterMs: options.pollAfterMs, ...(auth.agent !== undefined ? { identity: auth.agent } : {}) });
+    const tools = createToolServer({ source, catalog, whoAnswers, version, log, outbound: options.outbound, pollAfterMs: options.pollAfterMs, ...(auth.agent !== undefined ? { identity: auth.agent } : {}) });
     // Event ids, a priming event and `retry` on every stream, and Last-Event-ID honoured on reconnect.
     const events = new SessionEvents(budget);
     let id: string | undefined;

@@ -1,19 +1,19 @@
 // Everything of MCP beside tools, for one agent session: resources (list, templates, read,
 // subscribe), prompts, completions and logging levels, each routed to the server that owns it
 // through the shared Catalog. Results pass through as the server gave them (every content type),
-// scrubbed of our own request headers like tool results.
+// scrubbed of our own request headers like tool results (the outbound, gateway/outbound.ts).
 import { ProtocolError, ProtocolErrorCode, type Server } from "@modelcontextprotocol/server";
-import { secretScrubber } from "../secrets/scrub";
 import type { Catalog } from "./catalog";
+import type { AgentOutbound } from "./outbound";
 
 type Params = Record<string, unknown>;
 
-/** A server's error as the agent gets it: its code and data kept, its message scrubbed. */
-export function relayError(error: unknown): ProtocolError {
-  if (error instanceof ProtocolError) return new ProtocolError(error.code, secretScrubber.scrub(error.message), error.data);
+/** A server's error as the agent gets it: its code kept, its message and data scrubbed. */
+export function relayError(error: unknown, outbound: AgentOutbound): ProtocolError {
+  if (error instanceof ProtocolError) return new ProtocolError(error.code, outbound.text(error.message), outbound.relay(error.data));
   const e = error as { code?: unknown; message?: unknown; data?: unknown };
   const code = typeof e?.code === "number" && Number.isSafeInteger(e.code) ? e.code : ProtocolErrorCode.InternalError;
-  return new ProtocolError(code, secretScrubber.scrub(String(e?.message ?? error)), e?.data);
+  return new ProtocolError(code, outbound.text(String(e?.message ?? error)), outbound.relay(e?.data));
 }
 
 function unknownUri(uri: unknown): ProtocolError {
@@ -21,19 +21,18 @@ function unknownUri(uri: unknown): ProtocolError {
   return new ProtocolError(-32002 as ProtocolErrorCode, `Resource not found: no connected server owns ${JSON.stringify(uri)} (see resources/list and resources/templates/list).`);
 }
 
-async function forwarded<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return secretScrubber.scrubValue(await work());
-  } catch (error) {
-    throw relayError(error);
-  }
-}
-
 /**
  * Registers the handlers for what `caps` (the union the servers offer) declares. `session` keys
  * the session's subscriptions and log level in the catalog.
  */
-export function registerSurface(server: Server, catalog: Catalog, caps: Record<string, unknown>, session: string): void {
+export function registerSurface(server: Server, catalog: Catalog, caps: Record<string, unknown>, session: string, outbound: AgentOutbound): void {
+  const forwarded = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return outbound.relay(await work());
+    } catch (error) {
+      throw relayError(error, outbound);
+    }
+  };
   const handle = server.setRequestHandler.bind(server) as (method: string, handler: (request: { params?: Params }, ctx: { mcpReq: { signal: AbortSignal } }) => Promise<unknown>) => void;
 
   if (caps.resources) {

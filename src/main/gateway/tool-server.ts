@@ -8,9 +8,9 @@ import { LinkedAbort } from "../base/linked-abort";
 import { AgentGone } from "../inbox/agent-gone";
 import { toToolOutput } from "../mcp/result";
 import type { AgentRequest, ExecuteContext, McpSource, SourceEvent } from "../mcp/types";
-import { secretScrubber } from "../secrets/scrub";
 import { levelRank, type Catalog } from "./catalog";
-import { registerSurface } from "./surface";
+import type { AgentOutbound } from "./outbound";
+import { registerSurface, relayError } from "./surface";
 
 /** Who answers a server's elicitation for an agent: its person in the companion, or the agent itself. */
 export type WhoAnswers = "person" | "agent";
@@ -61,6 +61,8 @@ export interface ToolServerOptions {
   identity?: string;
   version: string;
   log: (line: string) => void;
+  /** What every message to the agent passes first: the app's egress, which scrubs known secrets. */
+  outbound: AgentOutbound;
   /**
    * SSE polling (SEP-1699): a call on the SDK's path still running after this long has its event
    * stream closed once, after the priming event told the agent to come back (retry); the agent
@@ -79,83 +81,79 @@ function failure(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
-export function createToolServer(options: ToolServerOptions): ToolServer {
-  const { source, log } = options;
-  // The low-level Server (not McpServer): the tool set belongs to the source and changes with it,
-  // and results must pass through untouched (structuredContent, isError, content as sent).
-  const { catalog } = options;
-  // The union of what the servers offer now; a server connecting later adds to an agent's view
-  // only from its next session (capabilities are fixed at initialize).
-  const surface = catalog.capabilities();
-  const server = new Server(
-    { name: "toolnexus-companion", version: options.version },
-    { capabilities: { tools: { listChanged: true }, ...surface }, instructions: INSTRUCTIONS },
-  );
-  const calls = new Map<RequestId, LinkedAbort>();
-  const agent = () => options.identity ?? server.getClientVersion()?.name;
-  const session = randomUUID();
-  registerSurface(server, catalog, surface, session);
-
+/** What one session's parts share: its server, its id, its calls in flight and its agent. */
+interface SessionParts {
+  options: ToolServerOptions;
+  server: Server;
+  session: string;
+  calls: Map<RequestId, LinkedAbort>;
+  agent: () => string | undefined;
   /** The session's log level admits this message (nothing before the agent sets one). */
-  function wantsLog(params: Record<string, unknown>): boolean {
-    const level = catalog.level(session);
-    return level !== undefined && levelRank(params.level) >= levelRank(level);
-  }
+  wantsLog: (params: Record<string, unknown>) => boolean;
+}
 
-  /** What the agent said it can answer, and whether its person lets it answer elicitations. */
-  function agentAnswers(): { sampling: boolean; roots: boolean; elicit: boolean } {
-    const caps = server.getClientCapabilities() as Record<string, unknown> | undefined;
-    const elicit = caps?.elicitation !== undefined && (options.whoAnswers?.(agent() ?? "agent") ?? "person") === "agent";
-    return { sampling: caps?.sampling !== undefined, roots: caps?.roots !== undefined, elicit };
-  }
+/** What the agent said it can answer, and whether its person lets it answer elicitations. */
+function agentAnswers(s: SessionParts): { sampling: boolean; roots: boolean; elicit: boolean } {
+  const caps = s.server.getClientCapabilities() as Record<string, unknown> | undefined;
+  const elicit = caps?.elicitation !== undefined && (s.options.whoAnswers?.(s.agent() ?? "agent") ?? "person") === "agent";
+  return { sampling: caps?.sampling !== undefined, roots: caps?.roots !== undefined, elicit };
+}
 
-  /** The hooks a call carries to its server: requests the agent answers on the call's stream. */
-  function hooks(send: CallOptions["send"]): Pick<ExecuteContext, "sampling" | "roots" | "elicit"> {
-    if (!send) return {};
-    const can = agentAnswers();
-    const via = (method: string): AgentRequest => (params, signal) => send({ method, params }, signal);
-    return {
-      ...(can.sampling ? { sampling: via("sampling/createMessage") } : {}),
-      ...(can.roots ? { roots: via("roots/list") } : {}),
-      ...(can.elicit
-        ? {
-            elicit: (params: Record<string, unknown>, signal: AbortSignal) => {
-              // A URL elicitation goes to the agent only if it said it handles those.
-              const caps = server.getClientCapabilities()?.elicitation as Record<string, unknown> | undefined;
-              if (params.mode === "url" && !caps?.url) return Promise.reject(new Error("the agent does not handle URL elicitations"));
-              return send({ method: "elicitation/create", params }, signal);
-            },
-          }
-        : {}),
-    };
-  }
+/** The hooks a call carries to its server: requests the agent answers on the call's stream, each relayed through the outbound. */
+function hooks(s: SessionParts, agentSend: CallOptions["send"]): Pick<ExecuteContext, "sampling" | "roots" | "elicit"> {
+  if (!agentSend) return {};
+  const send: NonNullable<CallOptions["send"]> = (request, signal) => agentSend(s.options.outbound.relay(request), signal);
+  const can = agentAnswers(s);
+  const via = (method: string): AgentRequest => (params, signal) => send({ method, params }, signal);
+  return {
+    ...(can.sampling ? { sampling: via("sampling/createMessage") } : {}),
+    ...(can.roots ? { roots: via("roots/list") } : {}),
+    ...(can.elicit
+      ? {
+          elicit: (params: Record<string, unknown>, signal: AbortSignal) => {
+            // A URL elicitation goes to the agent only if it said it handles those.
+            const caps = s.server.getClientCapabilities()?.elicitation as Record<string, unknown> | undefined;
+            if (params.mode === "url" && !caps?.url) return Promise.reject(new Error("the agent does not handle URL elicitations"));
+            return send({ method: "elicitation/create", params }, signal);
+          },
+        }
+      : {}),
+  };
+}
 
-  // Each tool as its server listed it, only renamed: hosts and approval rules read annotations,
-  // outputSchema, execution, icons and _meta (MCP Apps' _meta.ui) as the server meant them.
-  server.setRequestHandler("tools/list", async () => ({
-    tools: source.tools.map((tool) =>
-      tool.definition
-        ? ({ ...tool.definition, name: tool.name } as never)
-        : { name: tool.name, ...(tool.title ? { title: tool.title } : {}), description: tool.description, inputSchema: { type: "object" as const, ...tool.inputSchema } },
-    ),
-  }));
+/**
+ * Each tool as its server listed it, only renamed: hosts and approval rules read annotations,
+ * outputSchema, execution, icons and _meta (MCP Apps' _meta.ui) as the server meant them.
+ */
+function listedTools(source: McpSource) {
+  return source.tools.map((tool) =>
+    tool.definition
+      ? ({ ...tool.definition, name: tool.name } as never)
+      : { name: tool.name, ...(tool.title ? { title: tool.title } : {}), description: tool.description, inputSchema: { type: "object" as const, ...tool.inputSchema } },
+  );
+}
 
-  /**
-   * One forwarded tools/call. The agent's cancel (`signal`) and a dropped connection or ended
-   * session (abortCall/abortAll) both abort it, which withdraws any question it raised.
-   */
-  async function call(params: CallParams, id: RequestId, options: CallOptions = {}): Promise<CallToolResult> {
+/**
+ * One forwarded tools/call. The agent's cancel (`signal`) and a dropped connection or ended
+ * session (abortCall/abortAll) both abort it, which withdraws any question it raised. What it
+ * sends the agent (progress, log messages, the result, the failure) passes the outbound.
+ */
+function toolCall(s: SessionParts): ToolServer["call"] {
+  const { source, log, outbound } = s.options;
+  const { calls, session, agent, wantsLog } = s;
+  return async function call(params: CallParams, id: RequestId, options: CallOptions = {}): Promise<CallToolResult> {
     const { name, arguments: args } = params;
     const tool = source.tools.find((t) => t.name === name);
     if (!tool) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}": no connected server offers it (see tools/list).`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, outbound.text(`Unknown tool "${name}": no connected server offers it (see tools/list).`));
     }
     // A plain listener, not AbortSignal.any: that costs tens of microseconds per call in Node 20.
     const abort = new LinkedAbort([options.signal]);
     calls.set(id, abort);
     const signal = abort.signal;
     const progressToken = params._meta?.progressToken;
-    const notify = options.notify;
+    const agentNotify = options.notify;
+    const notify = agentNotify && ((notification: { method: string; params: Record<string, unknown> }) => agentNotify(outbound.relay(notification)));
     // Progress goes out in order and before the result: the result closes the call's stream, and
     // a notification still queued behind it would be lost.
     let sent: Promise<void> = Promise.resolve();
@@ -174,16 +172,17 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
             sent = sent.then(() => notify({ method: "notifications/message", params: log })).catch(() => {});
           }
         : undefined;
-      const result = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", session, onprogress, onlog, ...hooks(options.send) });
+      const result = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", session, onprogress, onlog, ...hooks(s, options.send) });
       await sent;
       // A server may echo our request headers back in its answer; the agent never gets them.
-      if (Array.isArray(result.content)) return secretScrubber.scrubValue(result);
+      if (Array.isArray(result.content)) return outbound.relay(result);
       // A raw call path passes a result on as the server wrote it, content or not: its text then.
       const out = toToolOutput(result);
-      return { content: [{ type: "text", text: secretScrubber.scrub(out.output) }], isError: out.isError };
+      return { content: [{ type: "text", text: outbound.text(out.output) }], isError: out.isError };
     } catch (error) {
-      if (signal.aborted) throw error;
-      const message = secretScrubber.scrub(error instanceof Error ? error.message : String(error));
+      // An aborted call ends as it was aborted; a server's error among those is relayed scrubbed, as every error an agent may read.
+      if (signal.aborted) throw error instanceof ProtocolError ? relayError(error, outbound) : error;
+      const message = outbound.text(error instanceof Error ? error.message : String(error));
       log(`gateway: ${name} failed for ${agent() ?? "agent"}: ${message}`);
       return failure(`The companion could not run ${name}: ${message}`);
     } finally {
@@ -191,20 +190,69 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       // The call has settled and nobody can abort it any more: an unaborted signal is reused.
       abort.release();
     }
-  }
+  };
+}
 
-  /** Closes the call's stream once after pollAfterMs, when the agent was told it may poll; returns the undo. */
-  function pollLater(closeSSE: (() => void) | undefined): (() => void) | undefined {
-    const after = options.pollAfterMs;
-    const version = server.getNegotiatedProtocolVersion();
-    if (after === undefined || !closeSSE || !version || version < "2025-11-25") return undefined;
-    const timer = setTimeout(closeSSE, after);
-    return () => clearTimeout(timer);
-  }
+/** Closes the call's stream once after pollAfterMs, when the agent was told it may poll; returns the undo. */
+function pollLater(s: SessionParts, closeSSE: (() => void) | undefined): (() => void) | undefined {
+  const after = s.options.pollAfterMs;
+  const version = s.server.getNegotiatedProtocolVersion();
+  if (after === undefined || !closeSSE || !version || version < "2025-11-25") return undefined;
+  const timer = setTimeout(closeSSE, after);
+  return () => clearTimeout(timer);
+}
 
+/** A server's notification, passed on (through the outbound) when this session should have it. */
+function deliverer(s: SessionParts, surface: Record<string, unknown>): ToolServer["deliver"] {
+  const { catalog, outbound } = s.options;
+  const send = (notification: { method: string; params?: Record<string, unknown> }) =>
+    void s.server.notification(outbound.relay(notification) as Parameters<Server["notification"]>[0]).catch(() => {});
+  return (event) => {
+    const { method, params } = event;
+    if (method === "notifications/resources/list_changed") {
+      if (surface.resources) send({ method });
+    } else if (method === "notifications/prompts/list_changed") {
+      if (surface.prompts) send({ method });
+    } else if (method === "notifications/message") {
+      if (surface.logging && s.wantsLog(params)) send({ method, params });
+    } else if (method === "notifications/resources/updated") {
+      const subscribed = typeof params.uri === "string" ? catalog.subscribers(event.server, params.uri) : undefined;
+      if (subscribed?.sessions.has(s.session)) send({ method, params: { ...params, uri: subscribed.uri } });
+    }
+  };
+}
+
+export function createToolServer(options: ToolServerOptions): ToolServer {
+  const { source, catalog, outbound } = options;
+  // The union of what the servers offer now; a server connecting later adds to an agent's view
+  // only from its next session (capabilities are fixed at initialize).
+  const surface = catalog.capabilities();
+  // The low-level Server (not McpServer): the tool set belongs to the source and changes with it,
+  // and results must pass through untouched (structuredContent, isError, content as sent).
+  const server = new Server(
+    { name: "toolnexus-companion", version: options.version },
+    { capabilities: { tools: { listChanged: true }, ...surface }, instructions: INSTRUCTIONS },
+  );
+  const session = randomUUID();
+  const s: SessionParts = {
+    options,
+    server,
+    session,
+    calls: new Map(),
+    agent: () => options.identity ?? server.getClientVersion()?.name,
+    wantsLog(params) {
+      const level = catalog.level(session);
+      return level !== undefined && levelRank(params.level) >= levelRank(level);
+    },
+  };
+  registerSurface(server, catalog, surface, session, outbound);
+  const call = toolCall(s);
+
+  // Tool descriptions are a server's text too: the list passes the outbound like every result.
+  server.setRequestHandler("tools/list", async () => outbound.relay({ tools: listedTools(source) }));
   // The agent's notifications/cancelled aborts ctx.mcpReq.signal.
   server.setRequestHandler("tools/call", async (request, ctx) => {
-    const stopPolling = pollLater(ctx.http?.closeSSE);
+    const stopPolling = pollLater(s, ctx.http?.closeSSE);
     try {
       return await call(request.params, ctx.mcpReq.id, {
         signal: ctx.mcpReq.signal,
@@ -216,6 +264,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     }
   });
 
+  const { calls, agent } = s;
   return {
     server,
     agent,
@@ -229,24 +278,10 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       calls.clear();
     },
     shortPath() {
-      const can = agentAnswers();
+      const can = agentAnswers(s);
       return !can.sampling && !can.roots && !can.elicit;
     },
-    deliver(event) {
-      const { method, params } = event;
-      const send = (notification: { method: string; params?: Record<string, unknown> }) =>
-        void server.notification(notification as Parameters<typeof server.notification>[0]).catch(() => {});
-      if (method === "notifications/resources/list_changed") {
-        if (surface.resources) send({ method });
-      } else if (method === "notifications/prompts/list_changed") {
-        if (surface.prompts) send({ method });
-      } else if (method === "notifications/message") {
-        if (surface.logging && wantsLog(params)) send({ method, params });
-      } else if (method === "notifications/resources/updated") {
-        const subscribed = typeof params.uri === "string" ? catalog.subscribers(event.server, params.uri) : undefined;
-        if (subscribed?.sessions.has(session)) send({ method, params: { ...params, uri: subscribed.uri } });
-      }
-    },
+    deliver: deliverer(s, surface),
     dispose() {
       catalog.dropSession(session);
     },

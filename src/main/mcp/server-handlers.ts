@@ -29,6 +29,8 @@ export interface ServerManagementDeps {
   auth?: { signIn(server: string): Promise<boolean>; signOut(server: string): Promise<void> };
   /** Where the form's "keep it in the keychain" stores a header's value; absent without a keychain (a value kept in memory would be gone at the next start). */
   keychain?: { set(name: string, value: string): Promise<void> };
+  /** What core's scrubbing of every handler result does to text on its way to the page (app/egress.ts); none in tests. */
+  scrub?: (text: string) => string;
 }
 
 const MAX_NAME = 200;
@@ -115,7 +117,7 @@ export function createServerManagementHandlers(deps: ServerManagementDeps): Serv
       if (!tool) throw new HandlerError("unknown-tool", `No connected server offers a tool named "${name}".`);
       return toolWhole(tool);
     },
-    ...createFormHandlers({ configPath, notSessionOnly, servers: deps.servers, settled: () => deps.supervisor?.settled(), secrets: deps.keychain }),
+    ...createFormHandlers({ configPath, notSessionOnly, servers: deps.servers, settled: () => deps.supervisor?.settled(), secrets: deps.keychain, scrub: deps.scrub ?? ((text) => text) }),
     async "app:firstRun"(arg) {
       noArg("app:firstRun", arg);
       if (!deps.configPath) return { firstRun: false, configPath: "" };

@@ -1,7 +1,8 @@
 // Errors never cross the renderer boundary as throws: every transport turns a handler's outcome
-// into an Envelope with a code the page can branch on and a message a person can read.
+// into an Envelope with a code the page can branch on and a message a person can read. An
+// envelope describes the error it is given; the error was scrubbed on its way out of the
+// handler (app/egress.ts), once, so nothing here scrubs it again.
 import type { Envelope } from "../../shared/contract";
-import { secretScrubber } from "../secrets/scrub";
 
 /** A handler's argument did not have the contract's shape. */
 export class ArgumentError extends Error {
@@ -25,12 +26,8 @@ export class HandlerError extends Error {
   }
 }
 
-/** The envelope of a failure, scrubbed: error text often quotes what a server answered. */
+/** The envelope of a failure: its code, its message, and the details of a HandlerError. */
 export function errorEnvelope(error: unknown): Envelope<never> {
-  return secretScrubber.scrubValue(describe(error));
-}
-
-function describe(error: unknown): Envelope<never> {
   if (error instanceof HandlerError) {
     return { ok: false, error: { code: error.code, message: error.message, ...(error.details.length ? { details: error.details } : {}) } };
   }

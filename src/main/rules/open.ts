@@ -4,7 +4,6 @@
 import type { RuleView } from "../../shared/rules";
 import type { Inbox } from "../inbox";
 import { createRulesHandlers, type RulesHandlers } from "./handlers";
-import { secretScrubber } from "../secrets/scrub";
 import { RuleStore, type RuleStoreOptions } from "./store";
 
 export interface RulesHandle {
@@ -16,8 +15,9 @@ export interface RulesHandle {
 }
 
 export function openRules(inbox: Inbox, options: RuleStoreOptions = {}): RulesHandle {
-  // A value that is one of the person's known secrets is never kept in a rule, unless told otherwise.
-  const store = new RuleStore({ redact: (value) => secretScrubber.scrubValue(value), ...options });
+  // core.ts passes its egress's `stored` as redact: a value that is one of the person's known
+  // secrets is never kept in a rule.
+  const store = new RuleStore(options);
   const unhook = inbox.setAutoAnswer((entry) => store.autoAnswer(entry));
   const unlisten = inbox.on((event) => {
     if (event.type === "answered" && event.by === "rule" && event.ruleId) store.noteUsed(event.ruleId);

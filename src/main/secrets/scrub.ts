@@ -4,6 +4,10 @@
 // `[redacted]`. Servers echo request headers in error bodies; whatever they send back passes
 // through here before it reaches a log line, a page or an agent.
 //
+// One registry per process: its composition root (src/main/app) makes it, the core registers
+// into it, and app/egress.ts (the one place that scrubs what leaves) reads it. Nothing else
+// holds it, so no module can scrub with a registry the core never filled.
+//
 // Choices (README "Security" says them to people):
 // - Values shorter than MIN_SECRET_LENGTH are not registered: a 3-letter value would blank out
 //   ordinary words in every log line. Such a value is not a credential anyone should rely on.
@@ -13,7 +17,6 @@
 // - Matching is case-sensitive and literal (secrets are), over the union of every occurrence:
 //   two secrets that overlap in a text are both hidden whole.
 
-import { terminalText } from "../base/terminal-text";
 import { isSecretName, looksLikeSecretValue } from "./secret-shape";
 
 export const REDACTED = "[redacted]";
@@ -186,23 +189,31 @@ export class SecretScrubber {
     return this.walk(value, 0) as T;
   }
 
-  /** An error's message (and an InboxError's details) scrubbed in place; returns the error. */
+  /**
+   * An error's message (and its details, a HandlerError's list of problems) scrubbed: in place,
+   * so the error keeps its class and identity; an error that cannot be changed (frozen) gives way
+   * to a copy with the same prototype and fields, scrubbed. What comes back holds no secret.
+   */
   scrubError<E>(error: E): E {
-    if (error instanceof Error) {
-      const message = this.scrub(error.message);
-      if (message !== error.message) {
-        try {
-          error.message = message;
-        } catch {
-          // A frozen error keeps its message; the envelope scrubs it again on the way out.
-        }
-      }
-      const details = (error as { details?: unknown }).details;
-      if (Array.isArray(details)) {
-        for (let i = 0; i < details.length; i++) if (typeof details[i] === "string") details[i] = this.scrub(details[i]);
-      }
+    if (!(error instanceof Error)) return error;
+    const message = this.scrub(error.message);
+    const details = (error as { details?: unknown }).details;
+    const scrubbedDetails = Array.isArray(details) ? details.map((d: unknown) => (typeof d === "string" ? this.scrub(d) : d)) : undefined;
+    const detailsChanged = scrubbedDetails !== undefined && scrubbedDetails.some((d, i) => d !== (details as unknown[])[i]);
+    if (message === error.message && !detailsChanged) return error;
+    try {
+      if (message !== error.message) error.message = message;
+      if (detailsChanged) for (let i = 0; i < scrubbedDetails.length; i++) (details as unknown[])[i] = scrubbedDetails[i];
+      if (error.message === message) return error;
+    } catch {
+      // Frozen (or a message that is a getter): the copy below carries the scrubbed text instead.
     }
-    return error;
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(error) as object) as Error, error, {
+      message,
+      ...(scrubbedDetails !== undefined ? { details: scrubbedDetails } : {}),
+    });
+    if (error.stack !== undefined) copy.stack = this.scrub(error.stack);
+    return copy as E;
   }
 
   private walk(value: unknown, depth: number): unknown {
@@ -270,22 +281,4 @@ export class SecretScrubber {
     }
     return this.all;
   }
-}
-
-/**
- * The process's registry. One per process on purpose: the error envelope, the gateway's replies
- * and every log sink scrub with it without being handed anything, and a value any core learned
- * stays hidden everywhere.
- */
-export const secretScrubber = new SecretScrubber();
-
-export const scrub = (text: string): string => secretScrubber.scrub(text);
-
-/**
- * The one way a log line is written: never a registered secret, and never a control character
- * or escape sequence (lines quote servers' stderr, names and errors, and go to a terminal). A log
- * line is one line: a line break inside it is a space, so no text can pass for a line of its own.
- */
-export function scrubbedLog(sink: (line: string) => void): (line: string) => void {
-  return (line) => sink(terminalText(secretScrubber.scrub(line)));
 }

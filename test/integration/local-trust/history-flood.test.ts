@@ -88,7 +88,7 @@ describe("a flood of expired /v1/requests", { timeout: 60_000 }, () => {
     while (Date.now() - started < 2000) {
       const id = `w-${posted++}`;
       const added = new Promise<void>((resolve) => {
-        const off = core!.inbox.on((event) => {
+        const off = core!.internals.inbox.on((event) => {
           if (event.type === "added" && event.entry.request.id === id) {
             off();
             resolve();

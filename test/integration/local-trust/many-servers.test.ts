@@ -118,7 +118,7 @@ async function measureStartUp(target: string | undefined, label: string, withPag
   histogram.disable();
   page?.close();
   expect(mcp.length).toBeGreaterThan(1);
-  const failed = core.source.servers().filter((s) => s.state !== "connecting").length;
+  const failed = core.internals.source.servers().filter((s) => s.state !== "connecting").length;
   const figures = {
     label,
     servers: target === undefined ? 0 : SERVERS,

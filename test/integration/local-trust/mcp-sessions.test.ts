@@ -14,6 +14,7 @@ import { startListener, type Listener } from "../../../src/main/http/listener";
 import { createGatewayRoute, type GatewayOptions, type GatewayRoute } from "../../../src/main/gateway";
 import { MAX_MCP_SESSIONS_PER_CREDENTIAL, MAX_MCP_SESSIONS_TOTAL } from "../../../src/shared/limits";
 import { standInSource } from "../../unit/api/stand-in-source";
+import { agentOutbound } from "../gateway-harness";
 import { becomesTrue } from "../../helpers/becomes-true";
 
 const TOKEN = "mcp-sessions-token";
@@ -31,7 +32,7 @@ afterEach(async () => {
 });
 
 async function start(options: Partial<GatewayOptions> = {}, source = standInSource()) {
-  gateway = createGatewayRoute({ source, log: (line) => lines.push(line), ...options });
+  gateway = createGatewayRoute({ source, log: (line) => lines.push(line), outbound: agentOutbound(), ...options });
   listener = await startListener({ port: 0, token: () => TOKEN, staticDir: mkdtempSync(join(tmpdir(), "tnc-sessions-")), routes: [gateway] });
   return { gateway, url: `${listener.url}/mcp`, source };
 }
@@ -137,7 +138,7 @@ describe("per credential", () => {
   it("counts each credential on its own, and a session answers only the credential that opened it", async () => {
     // Per-agent credentials do not exist yet: this server stands in for the guard, naming the
     // credential from a header, as the listener passes the guard's verdict to the route.
-    const route = createGatewayRoute({ source: standInSource(), maxSessions: { perCredential: 2, total: 10 } });
+    const route = createGatewayRoute({ source: standInSource(), outbound: agentOutbound(), maxSessions: { perCredential: 2, total: 10 } });
     const server = createServer((req, res) => void route.handle(req, res, { credential: String(req.headers["x-credential"]) }));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;

@@ -52,10 +52,12 @@ describe("terminalJson", () => {
 
 describe("scrubbedLog, the sink every log line of the app goes through", () => {
   it("writes one line with neither a registered secret nor a control character", async () => {
-    const { scrubbedLog, secretScrubber } = await import("../../../src/main/secrets/scrub");
-    secretScrubber.register("s3cr3t-value-for-log");
+    const { scrubbedLog } = await import("../../../src/main/app/egress");
+    const { SecretScrubber } = await import("../../../src/main/secrets/scrub");
+    const scrubber = new SecretScrubber();
+    scrubber.register("s3cr3t-value-for-log");
     const lines: string[] = [];
-    scrubbedLog((line) => lines.push(line))('MCP server "x" failed: its last output: boom \x1b]52;c;ZXZpbA==\x07\nfake line s3cr3t-value-for-log \u009b2J');
+    scrubbedLog((line) => lines.push(line), scrubber)('MCP server "x" failed: its last output: boom \x1b]52;c;ZXZpbA==\x07\nfake line s3cr3t-value-for-log \u009b2J');
     expect(lines).toEqual(['MCP server "x" failed: its last output: boom  fake line [redacted] ']);
   });
 });

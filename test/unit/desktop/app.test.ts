@@ -32,7 +32,7 @@ function fakeCore() {
   }
   let releaseClose: () => void = () => {};
   const core = {
-    inbox: { list: () => [...pending] },
+    pending: () => [...pending],
     handlers: handlers as unknown as DesktopCore["handlers"],
     events: {
       on<E extends EventChannel>(event: E, listener: (payload: EventMap[E]) => void) {

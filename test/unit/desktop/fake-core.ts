@@ -11,7 +11,7 @@ export function quietCore() {
   const handlers: Record<string, (arg: unknown) => Promise<unknown>> = {};
   for (const channel of INVOKE_CHANNELS) handlers[channel] = async () => (channel === "inbox:list" ? [] : settings);
   const core = {
-    inbox: { list: () => [] as PendingEntry[] },
+    pending: () => [] as PendingEntry[],
     handlers: handlers as unknown as DesktopCore["handlers"],
     events: {
       on<E extends EventChannel>(event: E, listener: (payload: EventMap[E]) => void) {

@@ -90,7 +90,7 @@ describe("the built page under its policy, in Chromium", () => {
       expect(meta).toBe(PAGE_CSP);
       await page.getByRole("navigation", { name: "Main" }).waitFor({ timeout: 20_000 });
 
-      const answer = app.core.inbox.waitFor(
+      const answer = app.core.internals.inbox.waitFor(
         {
           id: "csp-1",
           kind: "input",

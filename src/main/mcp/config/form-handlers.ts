@@ -10,13 +10,10 @@ import { rawServerMap } from "./config";
 import { parseConfigText } from "../../base/config-text";
 import { addServer, ConfigEditError, editConfigFile, editServer } from "./edit";
 import { checkServerForm, formOfEntry, type CheckedForm } from "./server-form";
-import { secretScrubber } from "../../secrets/scrub";
 import { ArgumentError, HandlerError } from "../../rpc/envelope";
 import { isPlainObject, objectArg, stringField } from "../../rpc/validate";
 
 const MAX_NAME = 200;
-/** What core's scrubbing of every handler result does to a value on its way to the page. */
-const scrub = (text: string) => secretScrubber.scrub(text);
 
 export interface FormHandlerDeps {
   configPath: (channel: string) => string;
@@ -24,6 +21,8 @@ export interface FormHandlerDeps {
   servers: () => ServerView[];
   settled: () => Promise<void> | undefined;
   secrets?: { set(name: string, value: string): Promise<void> };
+  /** What core's scrubbing of every handler result does to a value on its way to the page (app/egress.ts). */
+  scrub: (text: string) => string;
 }
 
 /** The file's server map as written; a missing file has none. */
@@ -58,6 +57,7 @@ export function createFormHandlers(deps: FormHandlerDeps) {
   const edit = (checked: CheckedForm, original: string | undefined) => (text: string) =>
     original === undefined ? addServer(text, checked.name, checked.fields) : editServer(text, original, checked.fields);
   let saving: Promise<unknown> = Promise.resolve();
+  const { scrub } = deps;
 
   const save = async (arg: unknown): Promise<ServerSaveResult> => {
     const input = objectArg("servers:save", arg);

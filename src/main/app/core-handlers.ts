@@ -1,0 +1,75 @@
+// The core's one handler map, every feature's channels merged, as the transports and the desktop
+// shell call it: through the egress, so each result and each failure is scrubbed once.
+import type { Inbox } from "../inbox";
+import { createHandlers, type Handlers } from "../api/handlers";
+import type { SettingsState, Platform } from "../api/settings-state";
+import { createServerManagementHandlers } from "../mcp/server-handlers";
+import { createAgentsHandlers } from "../client-configs/agents-handlers";
+import { createImportHandlers } from "../client-configs/import-handlers";
+import { cliCommand } from "../cli/agents";
+import { historyOffHandlers, type HistoryHandle } from "../history";
+import type { RulesHandle } from "../rules";
+import type { CompanionAuth } from "../auth";
+import { rotateGatewayToken, tokenPlace, type SecretStore } from "../secrets";
+import type { ServerParts } from "./core-servers";
+import type { Egress } from "./egress";
+
+export interface HandlerParts {
+  platform: Platform;
+  /** The config file the handlers may edit; absent when the servers came from an object. */
+  configPath?: string;
+  inbox: Inbox;
+  history?: HistoryHandle;
+  rules: RulesHandle;
+  servers: ServerParts;
+  auth: CompanionAuth;
+  secrets: SecretStore;
+  settings: SettingsState;
+  egress: Egress;
+  log: (line: string) => void;
+  /** The gateway token now, and where it is set after a rotation. */
+  token: { get(): string; set(token: string): void };
+  /** The url of this run's listener, once attached. */
+  companionUrl: () => string | undefined;
+}
+
+export function coreHandlers(p: HandlerParts): Handlers {
+  const { secrets, settings } = p;
+  const servers = () => p.servers.servers();
+  const source = () => p.servers.source;
+  return p.egress.handlers({
+    ...(p.history?.handlers ?? historyOffHandlers()),
+    ...p.rules.handlers,
+    // Agents are connected to this run's listener; a literal token (Zed over HTTP, chosen) is the current one.
+    ...createAgentsHandlers({ companionUrl: p.companionUrl, cli: () => cliCommand(), token: () => p.token.get(), tokenKept: () => tokenPlace(secrets) }),
+    ...createImportHandlers({
+      configPath: p.configPath,
+      servers,
+      secrets,
+      settled: () => p.servers.supervisor?.settled(),
+    }),
+    ...createServerManagementHandlers({
+      supervisor: p.servers.supervisor,
+      auth: p.auth,
+      configPath: p.configPath,
+      servers,
+      source,
+      keychain: secrets.available ? { set: async (name, value) => (await secrets.set(name, value), void (await settings.refreshSecretNames())) } : undefined,
+      scrub: p.egress.shown,
+    }),
+    ...createHandlers({
+      inbox: p.inbox,
+      source,
+      servers,
+      settings,
+      platform: p.platform,
+      secrets,
+      rotateToken: async () => {
+        const token = await rotateGatewayToken(secrets);
+        p.token.set(token);
+        p.log("gateway: token rotated; agents using the old one are refused from now on.");
+        return token;
+      },
+    }),
+  });
+}
