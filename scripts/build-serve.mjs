@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = path.resolve(process.env.SERVE_OUT || path.join(root, "out", "serve"));
-// serve.js finds the page at ../../out/renderer from its own folder: out/<folder>/serve.js.
+// serve.js finds the page in out/renderer of the install folder above it (base/package-root.ts).
 if (path.dirname(path.dirname(outDir)) !== root || path.basename(path.dirname(outDir)) !== "out") {
   console.error(`build-serve: SERVE_OUT must be a folder directly under ${path.join(root, "out")}, not ${outDir}`);
   process.exit(1);

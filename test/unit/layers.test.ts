@@ -1,7 +1,10 @@
 // The skeleton, held: every import in src/ against a table of which folder may import which
 // (README § Layout), and no import cycle between files. Reads the code as text, so it runs in
 // the fast lane and needs nothing built.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli";
 import { importsOf, layerOf, LAYERS, sourceFiles, violations, cycles, type ImportEdge } from "../helpers/imports";
 
 describe("layers", () => {
@@ -31,6 +34,13 @@ describe("layers", () => {
     const a = "src/main/base/a.ts";
     const b = "src/main/base/b.ts";
     expect(cycles([{ from: a, to: b, typeOnly: false }, { from: b, to: a, typeOnly: true }])).toEqual([[a, b]]);
+  });
+
+  it("the launcher's imports name files that exist", () => {
+    const launcher = readFileSync(join(ROOT, "bin", "toolnexus-companion"), "utf8");
+    const named = [...launcher.matchAll(/import\(\s*"(\.\.\/[^"]+)"/g)].map((m) => m[1]);
+    expect(named.length).toBeGreaterThan(1);
+    expect(named.filter((spec) => !existsSync(join(ROOT, "bin", spec)))).toEqual([]);
   });
 
   it("the table names only folders that exist", () => {
