@@ -14,7 +14,8 @@ import type { McpSource, McpTool } from "../mcp/types";
 import { ArgumentError, HandlerError } from "../rpc/envelope";
 import { GATEWAY_TOKEN_SECRET, type SecretStore } from "./secret-store";
 import type { Platform, SettingsState } from "./settings-state";
-import { booleanField, isPlainObject, noArg, objectArg, stringField } from "../rpc/validate";
+import { booleanField, noArg, objectArg, stringField } from "../rpc/validate";
+import { isPlainObject } from "../../shared/unknown-value";
 
 export type Handlers = { [C in InvokeChannel]: (arg: unknown) => Promise<InvokeResult<C>> };
 /** The channels this map serves; history's and server management's come from their own modules (core merges them). */

@@ -5,9 +5,9 @@ import type { WebSocket } from "ws";
 import { EVENT_CHANNELS, INVOKE_CHANNELS, type Envelope, type EventChannel, type EventMap, type InvokeChannel, type WsServerMessage } from "../../shared/contract";
 import { errorEnvelope, toEnvelope } from "../rpc/envelope";
 import type { Handlers } from "./handlers";
-import { isPlainObject } from "../rpc/validate";
 import { jsonBoundsProblem, tryStringify } from "../base/json-bounds";
 import { MAX_PAGE_SOCKET_QUEUED_BYTES, MAX_WS_MESSAGE_BYTES, WS_PING_INTERVAL_MS } from "../../shared/limits";
+import { isPlainObject } from "../../shared/unknown-value";
 
 /** Whether text is past the bound of one message to a page (counted only when it might be). */
 function tooLarge(text: string): boolean {

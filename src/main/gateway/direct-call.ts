@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult, type RequestId } from "@modelcontextprotocol/server";
 import { secretScrubber } from "../secrets/scrub";
 import type { CallParams, ToolServer } from "./tool-server";
+import { isPlainObject } from "../../shared/unknown-value";
 
 /**
  * The revisions the SDK's transport accepts whose tools/call is a plain JSON-RPC request and
@@ -25,10 +26,6 @@ const KEEP_ALIVE_MS = 15_000;
 export interface DirectCall {
   id: RequestId;
   params: CallParams;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -20,6 +20,7 @@ import { SessionCaps } from "./session-caps";
 import { boundStreamWrites } from "./stream-bound";
 import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
 import { gatewayChallenge, refusalMessage } from "./token-refusal";
+import { isPlainObject } from "../../shared/unknown-value";
 
 export interface GatewayOptions {
   source: McpSource;
@@ -75,7 +76,7 @@ const SESSION_HEADER = "mcp-session-id";
 
 function isInitialize(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.some((m) => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "initialize");
+  return messages.some((m) => isPlainObject(m) && m.method === "initialize");
 }
 
 /** The ids of the requests (not notifications or responses) a POST carries. */
@@ -83,8 +84,8 @@ function requestIds(body: unknown): RequestId[] {
   const messages = Array.isArray(body) ? body : [body];
   const ids: RequestId[] = [];
   for (const m of messages) {
-    if (typeof m !== "object" || m === null) continue;
-    const { id, method } = m as { id?: unknown; method?: unknown };
+    if (!isPlainObject(m)) continue;
+    const { id, method } = m;
     if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) ids.push(id);
   }
   return ids;

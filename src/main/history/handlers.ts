@@ -2,10 +2,10 @@
 // one handler map. Arguments are untrusted page input: each is checked before the store sees it.
 import type { HistoryInvokeMap } from "../../shared/history";
 import { ArgumentError, HandlerError } from "../rpc/envelope";
-import { isPlainObject } from "../rpc/validate";
 import type { HistoryRecorder } from "./recorder";
 import { HistoryUnavailableError, type HistoryStore } from "./store";
 import { HISTORY_OUTCOMES, MAX_HISTORY_DAYS, type HistoryInfo, type HistoryOutcome, type HistoryPage, type HistoryQuery } from "./types";
+import { isPlainObject } from "../../shared/unknown-value";
 
 export type HistoryHandlers = { [C in keyof HistoryInvokeMap]: (arg: unknown) => Promise<HistoryInvokeMap[C][1]> };
 

@@ -2,6 +2,7 @@
 // tool, the files and the size of the change for an edit, the server and tool for an MCP call,
 // else the tool name and its arguments. Tool names are those Claude Code and Codex document.
 import { applyPatchFiles, countLines, lineChange, type FileDiff } from "./diff-stat";
+import { asPlainObject } from "../../shared/unknown-value";
 
 /** A command longer than this is not shown whole, and a command not shown whole is not allowable. */
 export const MAX_COMMAND_CHARS = 16_000;
@@ -17,10 +18,6 @@ export type Action =
 // Claude Code: Bash, PowerShell. Codex: shell, exec_command, unified_exec, local_shell (and "Bash"
 // in its PermissionRequest payloads).
 const SHELL_TOOLS = new Set(["Bash", "PowerShell", "shell", "exec_command", "unified_exec", "local_shell", "container.exec"]);
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
 
 function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
@@ -56,7 +53,7 @@ function editFiles(tool: string, input: Record<string, unknown>): FileDiff[] | u
       let added = 0;
       let removed = 0;
       for (const edit of input.edits) {
-        const e = record(edit);
+        const e = asPlainObject(edit);
         const change = lineChange(str(e.old_string) ?? "", str(e.new_string) ?? "");
         added += change.added;
         removed += change.removed;
@@ -88,7 +85,7 @@ export function mcpName(tool: string): { server: string; tool: string } | undefi
 }
 
 export function describeAction(tool: string, toolInput: unknown): Action {
-  const input = record(toolInput);
+  const input = asPlainObject(toolInput);
   const description = str(input.description)?.slice(0, 2000);
   const withDescription = <T extends object>(action: T) => (description ? { ...action, description } : action);
   if (SHELL_TOOLS.has(tool)) {

@@ -6,6 +6,7 @@ import { jsonBoundsProblem } from "../base/json-bounds";
 import { MAX_DECLINE_MESSAGE, MAX_PENDING_PER_SERVER, MAX_PENDING_TOTAL, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../shared/limits";
 import { InboxError } from "./errors";
 import { AgentGone } from "./agent-gone";
+import { asPlainObject } from "../../shared/unknown-value";
 
 export interface InboxOptions {
   /** Pending questions one source may have at once; past it, new ones are cancelled at once. */
@@ -117,7 +118,7 @@ function idOf(request: Request): string {
 
 /** What views may see of a refused, out-of-bounds question: its id, kind and the start of its prompt. */
 function summary(request: Request): Request {
-  const input = (typeof request === "object" && request !== null ? request : {}) as Partial<Record<keyof Request, unknown>>;
+  const input: Partial<Record<keyof Request, unknown>> = asPlainObject(request);
   const text = (value: unknown, max: number) => (typeof value === "string" ? (value.length > max ? `${value.slice(0, max)}…` : value) : "");
   return { id: text(input.id, 256), kind: text(input.kind, 64), prompt: text(input.prompt, SUMMARY_PROMPT) };
 }

@@ -7,6 +7,7 @@ import { reduceFormSchema } from "../../forms/flat-schema";
 import { jsonBoundsProblem, tryStringify } from "../base/json-bounds";
 import { jsonLengthBound } from "../base/json-size";
 import { MAX_BODY_BYTES, MAX_JSON_NODES, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../shared/limits";
+import { isPlainObject } from "../../shared/unknown-value";
 
 export type ElicitResult =
   | { action: "accept"; content: Record<string, unknown> }
@@ -42,7 +43,7 @@ export function answerToElicitResult(answer: Pick<Answer, "ok" | "data" | "reaso
 export function elicitResultToAnswer(id: string, result: Record<string, unknown>): Answer | undefined {
   if (result.action === "accept") {
     const content = result.content;
-    return { id, ok: true, ...(typeof content === "object" && content !== null && !Array.isArray(content) ? { data: content as Record<string, unknown> } : {}) };
+    return { id, ok: true, ...(isPlainObject(content) ? { data: content } : {}) };
   }
   if (result.action === "decline") return { id, ok: false, reason: "declined" };
   if (result.action === "cancel") return { id, ok: false, reason: "cancelled" };

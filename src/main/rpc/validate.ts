@@ -1,10 +1,7 @@
 // Small checks for handler arguments. Both transports carry untrusted JSON (a page could be
 // compromised), so every handler checks its argument before touching the core.
 import { ArgumentError } from "./envelope";
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from "../../shared/unknown-value";
 
 export function objectArg(channel: string, arg: unknown): Record<string, unknown> {
   if (!isPlainObject(arg)) throw new ArgumentError(`${channel} needs an object argument.`);

@@ -3,11 +3,11 @@
 // only ever made from a question that is pending now.
 import { RULE_ACTIONS, RULE_SCOPES, type RuleAction, type RuleScope, type RulesInvokeMap } from "../../shared/rules";
 import { ArgumentError, HandlerError } from "../rpc/envelope";
-import { isPlainObject } from "../rpc/validate";
 import type { Inbox } from "../inbox";
 import { InboxError } from "../inbox/errors";
 import { jsonBoundsProblem } from "../base/json-bounds";
 import { RuleRefusedError, type RuleStore } from "./store";
+import { isPlainObject } from "../../shared/unknown-value";
 
 export type RulesHandlers = { [C in keyof RulesInvokeMap]: (arg: unknown) => Promise<RulesInvokeMap[C][1]> };
 

@@ -12,7 +12,8 @@ import { addServer, ConfigEditError, editConfigFile, editServer } from "./edit";
 import { checkServerForm, formOfEntry, type CheckedForm } from "./server-form";
 import { secretScrubber } from "../../secrets/scrub";
 import { ArgumentError, HandlerError } from "../../rpc/envelope";
-import { isPlainObject, objectArg, stringField } from "../../rpc/validate";
+import { objectArg, stringField } from "../../rpc/validate";
+import { isPlainObject } from "../../../shared/unknown-value";
 
 const MAX_NAME = 200;
 /** What core's scrubbing of every handler result does to a value on its way to the page. */

@@ -8,6 +8,7 @@ import { redactArgs, redactUrl } from "../../secrets/redact-view";
 import { looksLikeSecretValue } from "../../secrets/secret-shape";
 import { SECRET_NAME } from "../../secrets/types";
 import type { ServerFields } from "./edit";
+import { isPlainObject } from "../../../shared/unknown-value";
 
 type Raw = Record<string, unknown>;
 
@@ -22,9 +23,8 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const REFERENCE = /\$\{[^}]*\}/;
 
-const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 const strings = (v: unknown): Record<string, string> =>
-  isObject(v) ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string")) : {};
+  isPlainObject(v) ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string")) : {};
 
 /** Replaces the secrets the app knows (the scrubber's `[redacted]`); identity in pure tests. */
 export type Scrub = (text: string) => string;
@@ -108,8 +108,8 @@ export interface FormContext {
 export function checkServerForm(input: unknown, context: FormContext): CheckedForm {
   const errors: Record<string, string[]> = {};
   const fail = (key: string, message: string) => (errors[key] ??= []).push(message);
-  const value = isObject(input) ? input : {};
-  if (!isObject(input)) fail("", "The form's values did not arrive.");
+  const value = isPlainObject(input) ? input : {};
+  if (!isPlainObject(input)) fail("", "The form's values did not arrive.");
   const text = (key: string, v: unknown, max = MAX_TEXT, where = key): string => {
     if (v === undefined || v === null) return "";
     if (typeof v !== "string") return (fail(where, "Must be text."), "");
@@ -131,10 +131,10 @@ export function checkServerForm(input: unknown, context: FormContext): CheckedFo
     else if (name.length > MAX_NAME) fail("name", `At most ${MAX_NAME} characters.`);
     else if (CONTROL.test(name)) fail("name", "Letters, digits, spaces and punctuation only.");
     else if (Object.prototype.hasOwnProperty.call(context.servers, name)) fail("name", `A server named "${name}" already exists: pick another name, or edit that one.`);
-  } else if (!isObject(context.servers[name])) {
+  } else if (!isPlainObject(context.servers[name])) {
     fail("", `The config file no longer has a server named "${name}".`);
   }
-  const old = isObject(context.servers[name]) && context.original !== undefined ? (context.servers[name] as Raw) : {};
+  const old = isPlainObject(context.servers[name]) && context.original !== undefined ? (context.servers[name] as Raw) : {};
   const shown = shownToFile(old, context.scrub ?? ((t) => t));
   const unmasked = (v: string) => shown.get(v) ?? v;
   const kind = value.kind;
@@ -146,7 +146,7 @@ export function checkServerForm(input: unknown, context: FormContext): CheckedFo
     const secrets: CheckedForm["secrets"] = [];
     rows(key).forEach((row, i) => {
       const at = `${key}.${i}`;
-      if (!isObject(row)) return fail(at, "Must be a name and a value.");
+      if (!isPlainObject(row)) return fail(at, "Must be a name and a value.");
       const k = text(`${at}.name`, row.name, 256);
       const v = text(`${at}.value`, row.value, MAX_VALUE);
       const keep = row.kept === true && v === "";
