@@ -20,6 +20,7 @@ import { SessionCaps } from "./session-caps";
 import { boundStreamWrites } from "./stream-bound";
 import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
 import { gatewayChallenge, refusalMessage } from "./token-refusal";
+import { PERSON_ANSWERS, whoAnswersFor, type WhoAnswersSetting } from "./who-answers";
 import { isPlainObject } from "../../shared/unknown-value";
 
 export interface GatewayOptions {
@@ -45,9 +46,10 @@ export interface GatewayOptions {
    * Who answers a server's elicitation during an agent's call: "person" (the companion asks its
    * person; the default) or "agent" (the agent answers when it advertises elicitation; if it
    * cannot, the person is asked). Per agent by its clientInfo.name, read at each call so a
-   * changed setting applies at once.
+   * changed setting applies at once. A fixed setting is looked up as the config's is
+   * (who-answers.ts): an agent is named by its own entry, never by an inherited property.
    */
-  elicitation?: { default?: WhoAnswers; agents?: Record<string, WhoAnswers> } | ((agent: string) => WhoAnswers);
+  elicitation?: Partial<WhoAnswersSetting> | ((agent: string) => WhoAnswers);
   /** SSE polling of long calls (tool-server.ts pollAfterMs); unset, streams stay open. */
   pollAfterMs?: number;
 }
@@ -111,10 +113,8 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
   const sessions = new Map<string, Session>();
   const catalog = new Catalog(() => source.backends?.() ?? [], log);
   const elicitation = options.elicitation;
-  const whoAnswers =
-    typeof elicitation === "function"
-      ? elicitation
-      : (agent: string): WhoAnswers => elicitation?.agents?.[agent] ?? elicitation?.default ?? "person";
+  const fixed: WhoAnswersSetting = typeof elicitation === "function" ? PERSON_ANSWERS : { default: elicitation?.default ?? "person", agents: elicitation?.agents ?? {} };
+  const whoAnswers = typeof elicitation === "function" ? elicitation : (agent: string): WhoAnswers => whoAnswersFor(fixed, agent);
   const maxQueuedBytes = options.maxQueuedBytes;
   const budget = new EventBudget();
 
