@@ -47,7 +47,7 @@ export async function startCompanion(
     log: options.log,
   });
   const token = `test-${Math.random().toString(36).slice(2)}`;
-  const gateway = createGatewayRoute({ source, inbox, idleSessionMs: options.idleSessionMs, elicitation: options.elicitation, pollAfterMs: options.pollAfterMs, log: options.log });
+  const gateway = createGatewayRoute({ source, idleSessionMs: options.idleSessionMs, elicitation: options.elicitation, pollAfterMs: options.pollAfterMs, log: options.log });
   const requests = createRequestsRoute({ inbox, heartbeatMs: 200 });
   const listener = await startListener({
     port: 0,

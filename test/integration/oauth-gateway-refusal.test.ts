@@ -11,7 +11,6 @@ import { CallbackHub, callbackRoute } from "../../src/main/auth";
 import { rawRequest } from "./gateway-harness";
 import { createGatewayRoute } from "../../src/main/gateway";
 import { startListener, type Listener } from "../../src/main/http/listener";
-import { Inbox } from "../../src/main/inbox";
 import { loadMcp } from "../../src/main/mcp/source";
 
 let listener: Listener | undefined;
@@ -21,11 +20,10 @@ afterEach(async () => {
 });
 
 async function gateway(): Promise<Listener> {
-  const inbox = new Inbox();
   const source = await loadMcp({ mcpServers: {} });
-  const route = createGatewayRoute({ source, inbox });
+  const route = createGatewayRoute({ source });
   listener = await startListener({ port: 0, token: () => "the-right-token", staticDir: mkdtempSync(join(tmpdir(), "tnc-static-")), ...companionPolicy(() => "the-right-token", [route]) });
-  closers.push(() => source.close(), () => inbox.close(), () => route.close(), () => listener?.close());
+  closers.push(() => source.close(), () => route.close(), () => listener?.close());
   return listener;
 }
 

@@ -36,7 +36,7 @@ export async function startCompanionServer(core: Core, options: CompanionServerO
   const log = options.log ?? (() => {});
   const ws = createWsServer(core, log);
   // Read per call, so an edit of `gateway.elicitation` in the config applies at once.
-  const gateway = createGatewayRoute({ source: core.source, inbox: core.inbox, log, elicitation: (agent) => core.whoAnswers(agent) });
+  const gateway = createGatewayRoute({ source: core.source, log, elicitation: (agent) => core.whoAnswers(agent) });
   const requests = createRequestsRoute({ inbox: core.inbox, log });
   const listener = await startListener({
     host: "127.0.0.1",

@@ -8,7 +8,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import { SUPPORTED_PROTOCOL_VERSIONS, type RequestId } from "@modelcontextprotocol/server";
 import type { McpSource } from "../mcp/types";
-import type { Inbox } from "../inbox";
 import { readBody } from "../http/body";
 import { jsonBoundsProblem } from "../base/json-bounds";
 import type { Refusal, Route, RouteAuth } from "../http/listener";
@@ -25,8 +24,6 @@ import { isPlainObject } from "../../shared/unknown-value";
 
 export interface GatewayOptions {
   source: McpSource;
-  /** The app's resolver. Questions reach it through the source's waitFor; kept for symmetry and future use. */
-  inbox?: Inbox;
   log?: (line: string) => void;
   /** Reported to agents as the server version. */
   version?: string;
