@@ -15,3 +15,8 @@ export function asPlainObject(value: unknown): Record<string, unknown> {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** A thrown value as an Error: itself when it is one, else an Error carrying its text. */
+export function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

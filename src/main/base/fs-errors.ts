@@ -1,6 +1,7 @@
 // One sentence for each way the disk refuses a read or a write, said the same in the CLI, on the
 // page and in the log. The codes are the ones a person can act on (free space, fix a permission,
 // close a program); anything else keeps Node's own message.
+import { asError } from "../../shared/unknown-value";
 
 const SENTENCES: Record<string, (path: string) => string> = {
   ENOSPC: (p) => `The disk holding ${p} is full; free some space and try again. Nothing was changed.`,
@@ -58,5 +59,5 @@ export function asWriteError(error: unknown, path: string): Error {
   if (error instanceof FileWriteError) return error;
   const sentence = describeFsError(error, path);
   if (sentence) return new FileWriteError(sentence, path, fsErrorCode(error), error);
-  return error instanceof Error ? error : new Error(String(error));
+  return asError(error);
 }

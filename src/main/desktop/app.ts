@@ -16,6 +16,7 @@ import { NO_TRAY_HOST_HINT, trayWillShow } from "./tray-host";
 import type { DesktopCore, DesktopPlatform } from "./types";
 import { MainWindow, hardenSession, hardenWebContents } from "./window";
 import { scrubbedLog, secretScrubber } from "../secrets/scrub";
+import { errorMessage } from "../../shared/unknown-value";
 
 export interface DesktopPaths {
   /** The built renderer (index.html and its assets). */
@@ -95,7 +96,7 @@ export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
     core.focus(id);
   };
   const call = (run: () => Promise<unknown>, what: string) => {
-    run().catch((error: unknown) => log(`desktop: ${what} failed: ${error instanceof Error ? error.message : String(error)}`));
+    run().catch((error: unknown) => log(`desktop: ${what} failed: ${errorMessage(error)}`));
   };
 
   const tray = new TrayService({
@@ -173,7 +174,7 @@ export async function runDesktopApp(options: RunDesktopOptions): Promise<void> {
     try {
       await Promise.race([core.close(), timeout]);
     } catch (error) {
-      log(`desktop: closing the core failed: ${error instanceof Error ? error.message : String(error)}`);
+      log(`desktop: closing the core failed: ${errorMessage(error)}`);
     } finally {
       clearTimeout(timer);
     }

@@ -10,6 +10,7 @@ import type { AgentRequest, ExecuteContext, McpSource, SourceEvent } from "../mc
 import { secretScrubber } from "../secrets/scrub";
 import { levelRank, type Catalog } from "./catalog";
 import { registerSurface } from "./surface";
+import { errorMessage } from "../../shared/unknown-value";
 
 /** Who answers a server's elicitation for an agent: its person in the companion, or the agent itself. */
 export type WhoAnswers = "person" | "agent";
@@ -181,7 +182,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       return { content: [{ type: "text", text: secretScrubber.scrub(out.output) }], isError: out.isError };
     } catch (error) {
       if (signal.aborted) throw error;
-      const message = secretScrubber.scrub(error instanceof Error ? error.message : String(error));
+      const message = secretScrubber.scrub(errorMessage(error));
       log(`gateway: ${name} failed for ${agent() ?? "agent"}: ${message}`);
       return failure(`The companion could not run ${name}: ${message}`);
     } finally {

@@ -2,6 +2,7 @@
 // into an Envelope with a code the page can branch on and a message a person can read.
 import type { Envelope } from "../../shared/contract";
 import { secretScrubber } from "../secrets/scrub";
+import { errorMessage } from "../../shared/unknown-value";
 
 /** A handler's argument did not have the contract's shape. */
 export class ArgumentError extends Error {
@@ -35,7 +36,7 @@ function describe(error: unknown): Envelope<never> {
     return { ok: false, error: { code: error.code, message: error.message, ...(error.details.length ? { details: error.details } : {}) } };
   }
   if (error instanceof ArgumentError) return { ok: false, error: { code: error.code, message: error.message } };
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return { ok: false, error: { code: "failed", message: message || "The operation failed." } };
 }
 
