@@ -1,7 +1,7 @@
 // What history may keep of an answer. A form field that looks like a credential (by its key, its
 // title, its description, `format: "password"` or `writeOnly`: src/forms/credential.ts) is stored as MASK, whatever the person typed; a URL
 // keeps only its origin and path, because tokens ride in query strings and fragments.
-import { isCredentialProperty, namesCredential } from "../../forms/credential";
+import { isCredential, isCredentialProperty } from "../../forms/credential";
 import { isPlainObject } from "../../shared/unknown-value";
 
 export const MASK = "••••••";
@@ -58,7 +58,7 @@ function keepValue(value: unknown, depth: number, budget: { left: number }): unk
   if (isPlainObject(value)) {
     const kept: Record<string, unknown> = {};
     for (const key of Object.keys(value).slice(0, MAX_KEPT_ENTRIES)) {
-      kept[key] = namesCredential(key) ? MASK : keepValue(value[key], depth + 1, budget);
+      kept[key] = isCredential({ key }) ? MASK : keepValue(value[key], depth + 1, budget);
     }
     return kept;
   }

@@ -9,7 +9,7 @@ import { trustProblem } from "../base/file-trust";
 import { writeFileSafeSync } from "../base/safe-write";
 import type { FormRule } from "../../shared/rules";
 import { MAX_FORM_PROPERTIES } from "../../shared/limits";
-import { namesCredential } from "../../forms/credential";
+import { isCredential } from "../../forms/credential";
 import { isPlainObject } from "../../shared/unknown-value";
 
 /** A person's rules fit in far less; past it the file is not a rules file. */
@@ -76,7 +76,7 @@ export function checkStoredRule(value: unknown): { ok: true; rule: FormRule } | 
     for (const [key, item] of Object.entries(data)) {
       if (!isFormValue(item)) return { ok: false, reason: `value "${key}" is not a form value` };
       const title = fields.find((f) => f.key === key)?.title;
-      if (namesCredential(key) || (title !== undefined && namesCredential(title))) return { ok: false, reason: `value "${key}" looks like a credential, which a rule never keeps` };
+      if (isCredential({ key, title })) return { ok: false, reason: `value "${key}" looks like a credential, which a rule never keeps` };
     }
     rule.data = { ...data };
   } else if (v.data !== undefined) {
