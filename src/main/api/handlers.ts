@@ -13,6 +13,7 @@ import { outputForPage } from "../mcp/result";
 import type { McpSource, McpTool } from "../mcp/types";
 import { ArgumentError, HandlerError } from "../rpc/envelope";
 import { GATEWAY_TOKEN_SECRET, type SecretStore } from "./secret-store";
+import { SECRET_NAME } from "../secrets";
 import type { Platform, SettingsState } from "./settings-state";
 import { booleanField, noArg, objectArg, stringField } from "../rpc/validate";
 import { isPlainObject } from "../../shared/unknown-value";
@@ -31,7 +32,6 @@ export interface HandlerDeps {
   rotateToken: () => Promise<string>;
 }
 
-const SECRET_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const MAX_SECRET_BYTES = 64 * 1024;
 const MAX_PAUSE_MINUTES = 7 * 24 * 60;
 

@@ -3,7 +3,7 @@
 // (secrets/secret-shape.ts) and, unless the person keeps them literal, moves each value into the
 // keychain and writes `${secret:NAME}` in its place, so the companion's own file holds none.
 import { findReferences } from "../mcp/config/config";
-import { isSecretName, looksLikeSecretValue } from "../secrets/secret-shape";
+import { isSecretPair } from "../secrets/secret-shape";
 import { SECRET_NAME } from "../secrets/types";
 import type { CompanionEntry } from "./types";
 
@@ -19,7 +19,7 @@ const SCHEME = /^(Bearer|Basic|token|Token)\s+(\S.*)$/s;
 
 function isLiteralSecret(key: string, value: string): boolean {
   if (value.trim() === "" || findReferences(value).length > 0) return false;
-  return isSecretName(key) || looksLikeSecretValue(value);
+  return isSecretPair(key, value);
 }
 
 /** A keychain name for one value: `<server>.<key>`, reduced to what SECRET_NAME and `${secret:…}` take. */

@@ -40,7 +40,8 @@ function maskUrl(text: string): string {
   return changed ? url.href.split(HOLD).join(MASK) : text;
 }
 
-function maskValue(value: string): string {
+/** One value (an argument, an env value) as the page may see it: token-shaped values, URL secrets and `Bearer x` masked. */
+export function redactValue(value: string): string {
   if (hasTokenPrefix(value)) return MASK;
   return maskUrl(value).replace(BEARER, (_m, scheme: string) => `${scheme} ${MASK}`);
 }
@@ -60,7 +61,7 @@ export function redactArgs(args: readonly string[]): string[] {
       out.push(`${arg.slice(0, eq)}=${MASK}`);
       continue;
     }
-    out.push(maskValue(arg));
+    out.push(redactValue(arg));
     if (arg.startsWith("-") && eq < 0 && keyIsSecret(arg) && i + 1 < args.length && !args[i + 1].startsWith("-")) {
       out.push(MASK);
       i++;

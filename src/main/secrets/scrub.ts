@@ -14,7 +14,7 @@
 //   two secrets that overlap in a text are both hidden whole.
 
 import { terminalText } from "../base/terminal-text";
-import { isSecretName, looksLikeSecretValue } from "./secret-shape";
+import { isSecretPair } from "./secret-shape";
 
 export const REDACTED = "[redacted]";
 
@@ -121,7 +121,7 @@ export class SecretScrubber {
 
   /** A stdio server's env entry: registered when its name or its value says it is a secret. */
   registerEnv(name: string, value: string): void {
-    if (isSecretName(name) || looksLikeSecretValue(value)) this.register(value);
+    if (isSecretPair(name, value)) this.register(value);
     this.registerUrlPassword(value);
   }
 

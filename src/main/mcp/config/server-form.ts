@@ -4,8 +4,8 @@
 // for whatever a person typed that the config could not run. Pure: no file, no keychain.
 import { isAbsolute } from "node:path";
 import type { ServerFormPair, ServerFormValue } from "../../../shared/server-form";
-import { redactArgs, redactUrl } from "../../secrets/redact-view";
-import { looksLikeSecretValue } from "../../secrets/secret-shape";
+import { redactArgs, redactUrl, redactValue } from "../../secrets/redact-view";
+import { isSecretPair } from "../../secrets/secret-shape";
 import { SECRET_NAME } from "../../secrets/types";
 import type { ServerFields } from "./edit";
 import { isPlainObject } from "../../../shared/unknown-value";
@@ -29,11 +29,14 @@ const strings = (v: unknown): Record<string, string> =>
 /** Replaces the secrets the app knows (the scrubber's `[redacted]`); identity in pure tests. */
 export type Scrub = (text: string) => string;
 
-/** An env value the page may see: a `${…}` reference, or a literal that does not look like a secret. */
+/**
+ * An env value the page may see: a `${…}` reference, or a literal that is no secret by the one
+ * env/header check (secret-shape.ts) and that the page's mask would leave as it is.
+ */
 function envShown(name: string, value: string, scrub: Scrub): boolean {
   if (scrub(value) !== value) return false;
   if (REFERENCE.test(value)) return true;
-  return redactArgs([`${name}=${value}`])[0] === `${name}=${value}` && !looksLikeSecretValue(value);
+  return !isSecretPair(name, value) && redactValue(value) === value;
 }
 
 const rawArgs = (raw: Raw): string[] => (Array.isArray(raw.args) ? raw.args.filter((a): a is string => typeof a === "string") : []);
