@@ -6,7 +6,10 @@ import type { ServerView } from "../../shared/types";
 import { Inbox, inboxWaitFor, type InboxOptions } from "../inbox";
 import type { McpSource } from "../mcp/types";
 import { startMcp, type StartedMcp } from "../mcp/source";
-import { createHandlers, type Handlers } from "../api/handlers";
+import { mergeHandlers, type Handlers } from "../api/handlers";
+import { createSettingsHandlers } from "../api/settings-handlers";
+import { createInboxHandlers } from "../inbox/handlers";
+import { createToolHandlers } from "../mcp/tool-handlers";
 import { createServerManagementHandlers } from "../mcp/server-handlers";
 import { createAgentsHandlers } from "../client-configs/agents-handlers";
 import { createImportHandlers } from "../client-configs/import-handlers";
@@ -227,18 +230,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     rules.on((list) => events.emit("rules:changed", list)),
   ];
 
-  const handlers = scrubbedHandlers({
-    ...(history?.handlers ?? historyOffHandlers()),
-    ...rules.handlers,
+  const handlers = scrubbedHandlers(mergeHandlers({
+    history: history?.handlers ?? historyOffHandlers(),
+    rules: rules.handlers,
     // Agents are connected to this run's listener; a literal token (Zed over HTTP, chosen) is the current one.
-    ...createAgentsHandlers({ companionUrl: () => listeners[0]?.url, cli: () => cliCommand(), token: () => token, tokenKept: () => tokenPlace(secrets) }),
-    ...createImportHandlers({
+    agents: createAgentsHandlers({ companionUrl: () => listeners[0]?.url, cli: () => cliCommand(), token: () => token, tokenKept: () => tokenPlace(secrets) }),
+    imports: createImportHandlers({
       configPath: options.config === undefined ? options.configPath : undefined,
       servers,
       secrets,
       settled: () => supervisor?.settled(),
     }),
-    ...createServerManagementHandlers({
+    servers: createServerManagementHandlers({
       supervisor,
       auth,
       configPath: options.config === undefined ? options.configPath : undefined,
@@ -246,20 +249,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       source: () => source,
       keychain: secrets.available ? { set: async (name, value) => (await secrets.set(name, value), void (await settings.refreshSecretNames())) } : undefined,
     }),
-    ...createHandlers({
-    inbox,
-    source: () => source,
-    servers,
-    settings,
-    platform: options.platform,
-    secrets,
-    rotateToken: async () => {
-      token = await rotateGatewayToken(secrets);
-      log("gateway: token rotated; agents using the old one are refused from now on.");
-      return token;
-    },
+    inbox: createInboxHandlers({ inbox, openExternal: (url) => options.platform.openExternal(url) }),
+    tools: createToolHandlers({ source: () => source }),
+    settings: createSettingsHandlers({
+      settings,
+      secrets,
+      rotateToken: async () => {
+        token = await rotateGatewayToken(secrets);
+        log("gateway: token rotated; agents using the old one are refused from now on.");
+        return token;
+      },
     }),
-  });
+  }));
 
   const listeners: AttachedListener[] = [];
   let closing: Promise<void> | undefined;

@@ -4,7 +4,7 @@ import type { Answer, Asker, InboxEvent, PendingEntry, Request, WithdrawReason }
 import { checkFormAnswer } from "../../forms/check-answer";
 import { jsonBoundsProblem } from "../base/json-bounds";
 import { MAX_DECLINE_MESSAGE, MAX_PENDING_PER_SERVER, MAX_PENDING_TOTAL, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../shared/limits";
-import { InboxError } from "./errors";
+import { InboxError, unknownQuestion } from "./errors";
 import { AgentGone } from "./agent-gone";
 import { asPlainObject } from "../../shared/unknown-value";
 
@@ -293,9 +293,7 @@ export class Inbox {
    */
   answer(id: string, input: Omit<Answer, "id"> & { id?: string }): Answer {
     const pending = this.pending.get(id);
-    if (!pending) {
-      throw new InboxError("unknown-id", `No pending question has id "${id}": it was answered, withdrawn, or never asked.`);
-    }
+    if (!pending) throw unknownQuestion(id);
     if (input.id !== undefined && input.id !== id) {
       throw new InboxError("invalid-answer", `The answer is for "${input.id}", not "${id}".`);
     }

@@ -26,3 +26,10 @@ export function booleanField(channel: string, arg: Record<string, unknown>, key:
   if (typeof value !== "boolean") throw new ArgumentError(`${channel} needs "${key}" as true or false.`);
   return value;
 }
+
+/** `key` of `input` as a plain object; absent means {} (nothing filled in yet). */
+export function objectField(channel: string, input: Record<string, unknown>, key: string): Record<string, unknown> {
+  const value = input[key] ?? {};
+  if (!isPlainObject(value)) throw new ArgumentError(`${channel}: "${key}" must be an object.`);
+  return value;
+}

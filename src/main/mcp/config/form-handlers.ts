@@ -5,6 +5,7 @@
 // then not written, short of the file changing between the check and the write.
 import { readFile } from "node:fs/promises";
 import type { ServerView } from "../../../shared/types";
+import type { HandlerMap, ServerManagementInvokeMap } from "../../../shared/contract";
 import type { ServerSaveResult } from "../../../shared/server-form";
 import { rawServerMap } from "./config";
 import { parseConfigText } from "../../base/config-text";
@@ -12,6 +13,7 @@ import { addServer, ConfigEditError, editConfigFile, editServer } from "./edit";
 import { checkServerForm, formOfEntry, type CheckedForm } from "./server-form";
 import { secretScrubber } from "../../secrets/scrub";
 import { ArgumentError, HandlerError } from "../../rpc/envelope";
+import { defineHandlers } from "../../rpc/handlers";
 import { objectArg, stringField } from "../../rpc/validate";
 import { isPlainObject } from "../../../shared/unknown-value";
 
@@ -54,7 +56,10 @@ class Refused extends Error {
   }
 }
 
-export function createFormHandlers(deps: FormHandlerDeps) {
+export type FormChannel = "servers:entry" | "servers:save";
+export type FormHandlers = HandlerMap<Pick<ServerManagementInvokeMap, FormChannel>>;
+
+export function createFormHandlers(deps: FormHandlerDeps): FormHandlers {
   const refused = (fieldErrors: Record<string, string[]>): ServerSaveResult => ({ saved: false, fieldErrors, storedSecrets: [], servers: deps.servers() });
   const edit = (checked: CheckedForm, original: string | undefined) => (text: string) =>
     original === undefined ? addServer(text, checked.name, checked.fields) : editServer(text, original, checked.fields);
@@ -94,7 +99,7 @@ export function createFormHandlers(deps: FormHandlerDeps) {
     return { saved: true, fieldErrors: {}, storedSecrets: checked.secrets.map((s) => s.name), servers: deps.servers() };
   };
 
-  return {
+  return defineHandlers<Pick<ServerManagementInvokeMap, FormChannel>>({
     async "servers:entry"(arg: unknown) {
       const name = stringField("servers:entry", objectArg("servers:entry", arg), "name", MAX_NAME);
       deps.notSessionOnly(name);
@@ -109,5 +114,5 @@ export function createFormHandlers(deps: FormHandlerDeps) {
       saving = run.catch(() => {});
       return run;
     },
-  };
+  });
 }
