@@ -73,7 +73,7 @@ export interface ServerManagementInvokeMap {
   "servers:stopDemo": [void, ServerView[]];
 }
 
-export const SERVER_MANAGEMENT_CHANNELS = [
+const SERVER_MANAGEMENT_CHANNELS = [
   "servers:restart",
   "servers:setEnabled",
   "servers:remove",

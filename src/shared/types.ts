@@ -18,11 +18,9 @@ export interface Answer {
   id: string;
   ok: boolean;
   data?: Record<string, unknown>;
+  /** The companion's own reasons are "declined" (the only one MCP calls `decline`), "cancelled" and "expired". */
   reason?: string;
 }
-
-/** Reasons the companion itself produces; only "declined" maps to MCP `decline`. */
-export type AnswerReason = "declined" | "cancelled" | "expired";
 
 /** Who asks: the MCP server, and the agent whose call triggered it when known. */
 export interface Asker {

@@ -10,7 +10,7 @@ function digest(text: string): string {
 }
 
 /** The server URL as a resource: the fragment never names a different server (RFC 8707 §2). */
-export function serverKey(serverUrl: string): string {
+function serverKey(serverUrl: string): string {
   const url = new URL(serverUrl);
   url.hash = "";
   return digest(url.href);

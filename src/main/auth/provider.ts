@@ -17,7 +17,7 @@ import { keysFor, type ServerKeys } from "./keys";
 import type { PreRegisteredClient } from "./types";
 
 /** Tokens this close to expiry are refreshed before the next request rather than after a 401. */
-export const REFRESH_MARGIN_MS = 60_000;
+const REFRESH_MARGIN_MS = 60_000;
 
 interface SavedTokens {
   tokens: StoredOAuthTokens;

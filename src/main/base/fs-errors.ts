@@ -12,10 +12,8 @@ const SENTENCES: Record<string, (path: string) => string> = {
   EBUSY: (p) => `${p} is busy (another program holds it, or it is a mount point); close that program and try again. Nothing was changed.`,
 };
 
-export const DESCRIBED_FS_CODES: readonly string[] = Object.keys(SENTENCES);
-
 /** The error's errno code, if it is a file system error. */
-export function fsErrorCode(error: unknown): string | undefined {
+function fsErrorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" && /^E[A-Z]+$/.test(code) ? code : undefined;
 }

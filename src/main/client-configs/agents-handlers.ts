@@ -81,7 +81,7 @@ function fingerprintOf(arg: AgentsPlanArg, via: AgentVia, planned: FileChange[])
 }
 
 /** Where the shim finds the token, in words. */
-export function keptWords(kept: TokenKept): string {
+function keptWords(kept: TokenKept): string {
   if (kept.kind === "keychain") return "the keychain";
   if (kept.kind === "file") return `${kept.path} (readable only by you)`;
   return "nowhere that outlives this session";

@@ -43,7 +43,7 @@ export const claudeCode: ClientReader = {
  * ones) and `enableAllProjectMcpServers` (approve every one). Claude Code asks before it runs a
  * `.mcp.json` server, so one never approved has not been run by it either. Undefined: it would.
  */
-export function claudeCodeProjectTrust(projects: Record<string, unknown>, dir: string, name: string): string | undefined {
+function claudeCodeProjectTrust(projects: Record<string, unknown>, dir: string, name: string): string | undefined {
   const settings = projects[dir];
   if (!isPlainObject(settings) || settings.hasTrustDialogAccepted !== true) {
     return `not trusted in Claude Code: you have not accepted Claude Code's trust dialog for ${dir}, so it never ran this server`;

@@ -23,7 +23,7 @@ export interface HookTarget {
   files(machine: Machine, project?: string): string[];
 }
 
-export const HOOK_TARGETS: readonly HookTarget[] = [
+const HOOK_TARGETS: readonly HookTarget[] = [
   {
     agent: "claude-code",
     label: "Claude Code",

@@ -23,7 +23,7 @@ function isLiteralSecret(key: string, value: string): boolean {
 }
 
 /** A keychain name for one value: `<server>.<key>`, reduced to what SECRET_NAME and `${secret:…}` take. */
-export function secretNameFor(server: string, key: string): string {
+function secretNameFor(server: string, key: string): string {
   let name = `${server}.${key}`.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 128);
   if (!/^[A-Za-z_]/.test(name)) name = `s${name}`.slice(0, 128);
   return SECRET_NAME.test(name) ? name : "imported-secret";

@@ -104,7 +104,7 @@ function flags(name: string, found: FoundServer): Pick<PlannedServer, "untrusted
 }
 
 /** The entry as written: the server, then where it came from (`importedFrom`, ignored when run). */
-export function entryToWrite(server: PlannedServer): Raw {
+function entryToWrite(server: PlannedServer): Raw {
   return { ...server.entry, importedFrom: server.from.map((s) => ({ ...s })) };
 }
 

@@ -9,7 +9,7 @@ import { isPlainObject } from "../../shared/unknown-value";
 export type Format = "json" | "jsonc" | "toml";
 
 /** The parsed document, or the error a person can act on (with line and column). */
-export function parseDocument(text: string, file: string, format: Format): { value: unknown } | { error: string } {
+function parseDocument(text: string, file: string, format: Format): { value: unknown } | { error: string } {
   try {
     if (format === "toml") return { value: parseToml(text) };
     return { value: parseConfigText(text, file, { jsonc: format === "jsonc" }) };

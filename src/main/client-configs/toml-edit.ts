@@ -22,7 +22,7 @@ function tomlInline(value: TomlValue): string {
 }
 
 /** `[a.b]` followed by its keys, one a line; nested tables are written inline. */
-export function tableText(path: string[], values: Record<string, TomlValue>, eol: string): string {
+function tableText(path: string[], values: Record<string, TomlValue>, eol: string): string {
   const lines = [`[${path.map(tomlKey).join(".")}]`, ...Object.entries(values).map(([k, v]) => `${tomlKey(k)} = ${tomlInline(v)}`)];
   return lines.join(eol) + eol;
 }

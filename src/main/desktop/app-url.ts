@@ -5,7 +5,7 @@ import { PAGE_CSP } from "../../shared/csp";
 
 export const APP_SCHEME = "companion";
 export const APP_HOST = "app";
-export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_URL = `${APP_ORIGIN}/index.html`;
 
 /**

@@ -42,7 +42,7 @@ export interface RunDesktopOptions {
 }
 
 /** Must run before `ready`: our page's scheme gets a real origin, fetch and secure-context rights. */
-export function registerAppScheme(): void {
+function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: false, stream: false } },
   ]);

@@ -19,7 +19,7 @@ import { isPlainObject } from "../../shared/unknown-value";
  */
 const LEGACY_REVISIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS.filter((version) => version < "2026-07-28"));
 /** How long a call may run before its answer turns into an event stream. */
-export const STREAM_AFTER_MS = 500;
+const STREAM_AFTER_MS = 500;
 /** As the SDK's transport: a comment every 15 s keeps an open stream alive. */
 const KEEP_ALIVE_MS = 15_000;
 

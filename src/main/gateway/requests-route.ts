@@ -36,7 +36,7 @@ export interface RequestsRoute extends Route {
 
 const PREFIX = "/v1/requests";
 const AGENT_NAME = /^[\x20-\x7e]{1,100}$/;
-export const CAPABILITY_HEADER = "x-request-capability";
+const CAPABILITY_HEADER = "x-request-capability";
 /** How many capabilities one GET of the list may present (one per question the caller posted). */
 const MAX_CAPABILITIES = 64;
 

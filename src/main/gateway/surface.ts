@@ -9,7 +9,7 @@ import type { Catalog } from "./catalog";
 type Params = Record<string, unknown>;
 
 /** A server's error as the agent gets it: its code and data kept, its message scrubbed. */
-export function relayError(error: unknown): ProtocolError {
+function relayError(error: unknown): ProtocolError {
   if (error instanceof ProtocolError) return new ProtocolError(error.code, secretScrubber.scrub(error.message), error.data);
   const e = error as { code?: unknown; message?: unknown; data?: unknown };
   const code = typeof e?.code === "number" && Number.isSafeInteger(e.code) ? e.code : ProtocolErrorCode.InternalError;

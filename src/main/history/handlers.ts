@@ -41,7 +41,7 @@ function objectOrEmpty(channel: string, arg: unknown): Record<string, unknown> {
   return arg;
 }
 
-export function listArg(arg: unknown): HistoryQuery {
+function listArg(arg: unknown): HistoryQuery {
   const channel = "history:list";
   const input = objectOrEmpty(channel, arg);
   const query: HistoryQuery = {};

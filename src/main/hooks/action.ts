@@ -5,9 +5,9 @@ import { applyPatchFiles, countLines, lineChange, type FileDiff } from "./diff-s
 import { asPlainObject } from "../../shared/unknown-value";
 
 /** A command longer than this is not shown whole, and a command not shown whole is not allowable. */
-export const MAX_COMMAND_CHARS = 16_000;
+const MAX_COMMAND_CHARS = 16_000;
 /** The one-line summary in the question list and notifications. */
-export const MAX_SUMMARY_CHARS = 200;
+const MAX_SUMMARY_CHARS = 200;
 
 export type Action =
   | { kind: "shell"; command: string; truncated?: true; description?: string }
@@ -79,7 +79,7 @@ function editFiles(tool: string, input: Record<string, unknown>): FileDiff[] | u
 }
 
 /** `mcp__<server>__<tool>`, the name both agents give MCP tools. */
-export function mcpName(tool: string): { server: string; tool: string } | undefined {
+function mcpName(tool: string): { server: string; tool: string } | undefined {
   const match = /^mcp__(.+?)__(.+)$/.exec(tool);
   return match ? { server: match[1], tool: match[2] } : undefined;
 }
@@ -108,7 +108,7 @@ function signed(file: { added: number; removed?: number }): string {
 }
 
 /** "+N −M lines" over all files (−M left out when a file's losses are unknown). */
-export function diffSummary(files: FileDiff[]): string {
+function diffSummary(files: FileDiff[]): string {
   const added = files.reduce((n, f) => n + f.added, 0);
   const known = files.every((f) => f.removed !== undefined);
   const removed = files.reduce((n, f) => n + (f.removed ?? 0), 0);
@@ -116,7 +116,7 @@ export function diffSummary(files: FileDiff[]): string {
 }
 
 /** A compact, bounded rendering of arguments for tools we have no special view for. */
-export function compactJson(value: unknown, max: number): string {
+function compactJson(value: unknown, max: number): string {
   let text: string;
   try {
     text = JSON.stringify(value) ?? "";

@@ -8,7 +8,7 @@ import type { PermissionCall } from "./types";
 
 export const APPROVAL_KIND = "approval";
 /** The tool's arguments ride along only up to this size; the action already says what matters. */
-export const MAX_APPROVAL_INPUT_BYTES = 64 * 1024;
+const MAX_APPROVAL_INPUT_BYTES = 64 * 1024;
 const MAX_PROMPT_CHARS = 300;
 
 export interface ApprovalData extends Record<string, unknown> {

@@ -7,9 +7,9 @@ import { asPlainObject, isPlainObject } from "../../shared/unknown-value";
 export type Verdict = { kind: "allow" } | { kind: "deny"; message: string } | { kind: "none"; why: string };
 
 /** What the agent's model reads when the person denied without a message. */
-export const DEFAULT_DENY_MESSAGE = "The person denied this in Toolnexus Companion.";
+const DEFAULT_DENY_MESSAGE = "The person denied this in Toolnexus Companion.";
 /** A deny message longer than this is cut: it is a note to the model, not a document. */
-export const MAX_DENY_MESSAGE_CHARS = 2000;
+const MAX_DENY_MESSAGE_CHARS = 2000;
 
 export function answerToVerdict(answer: unknown, id: string): Verdict {
   if (!isPlainObject(answer)) return { kind: "none", why: "the companion's reply is not an Answer" };

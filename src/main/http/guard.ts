@@ -14,8 +14,8 @@ import { agentOfCredential } from "./agent-credential";
  */
 export type GuardResult = { ok: true; via: "bearer" | "cookie"; credential: string; agent?: string } | { ok: false; status: number; message: string };
 
-export const GATEWAY_TOKEN_CREDENTIAL = "gateway-token";
-export const PAGE_SESSION_CREDENTIAL = "page-session";
+const GATEWAY_TOKEN_CREDENTIAL = "gateway-token";
+const PAGE_SESSION_CREDENTIAL = "page-session";
 
 export interface GuardOptions {
   /** The current bearer token (rotatable, so read on every request). */

@@ -17,7 +17,7 @@ export interface PortClaim {
 }
 
 /** A bind that failed because the port is taken: says which process holds it when it can. */
-export class PortInUseError extends Error {
+class PortInUseError extends Error {
   readonly code = "EADDRINUSE";
   constructor(readonly port: number) {
     super(`Port ${port} on 127.0.0.1 is in use${describePortHolder(port)}; stop that or pick another port with --port.`);

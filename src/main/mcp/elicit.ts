@@ -15,7 +15,7 @@ export type ElicitResult =
   | { action: "cancel" };
 
 /** A fresh request id per elicitation: `elc-` and a random UUID, so ids never collide. */
-export function newElicitationId(): string {
+function newElicitationId(): string {
   return `elc-${randomUUID()}`;
 }
 

@@ -13,7 +13,7 @@ import { isCredential } from "../../forms/credential";
 import { isPlainObject } from "../../shared/unknown-value";
 
 /** A person's rules fit in far less; past it the file is not a rules file. */
-export const MAX_RULES_FILE_BYTES = 1024 * 1024;
+const MAX_RULES_FILE_BYTES = 1024 * 1024;
 /** Rules kept at once: each is a form the person chose by hand. */
 export const MAX_RULES = 500;
 const FILE_VERSION = 1;
@@ -40,7 +40,7 @@ function isFormValue(value: unknown): boolean {
 }
 
 /** The rule, or why it cannot be kept. */
-export function checkStoredRule(value: unknown): { ok: true; rule: FormRule } | { ok: false; reason: string } {
+function checkStoredRule(value: unknown): { ok: true; rule: FormRule } | { ok: false; reason: string } {
   if (!isPlainObject(value)) return { ok: false, reason: "not an object" };
   const v = value;
   if (!shortString(v.id, 100)) return { ok: false, reason: "no id" };

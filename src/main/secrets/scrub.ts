@@ -22,7 +22,7 @@ export const REDACTED = "[redacted]";
 export const MIN_SECRET_LENGTH = 6;
 
 /** Registered strings (values and their encodings) kept at once; a config has a handful. */
-export const MAX_SCRUB_VALUES = 2048;
+const MAX_SCRUB_VALUES = 2048;
 
 /** Deeper than this a value is not walked but replaced whole: nothing arriving is this deep. */
 const MAX_WALK_DEPTH = 256;

@@ -26,7 +26,7 @@ export function isSecretName(name: string): boolean {
 const TOKEN_PREFIX = /^(?:sk-|sk_|pk_|rk_|ghp_|gho_|ghs_|ghu_|ghr_|github_pat_|glpat-|xox[abpr]-|AKIA|ASIA|AIza|ya29\.|eyJ[A-Za-z0-9_-]{8,}\.)[A-Za-z0-9_\-.=]{8,}/;
 
 /** Bits per character of the value's own character distribution. */
-export function shannonEntropy(value: string): number {
+function shannonEntropy(value: string): number {
   const counts = new Map<string, number>();
   for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let bits = 0;

@@ -241,7 +241,7 @@ function envResolver(field: string, env: Record<string, string | undefined>, inp
 }
 
 /** KEY=VALUE lines as VS Code and Cursor read an `envFile`: `#` comments, optional `export`, quotes. */
-export function parseEnvFile(text: string): Record<string, string> {
+function parseEnvFile(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const rawLine of text.split(/\r?\n/)) {
     const line = rawLine.trim();

@@ -58,7 +58,7 @@ export function referencedInputs(config: ServerConfig): string[] {
   return [...ids];
 }
 
-export class InputNeeded extends Error {
+class InputNeeded extends Error {
   constructor(spec: InputSpec, why: string) {
     super(`needs input ${spec.id}${spec.description ? `: ${spec.description}` : ""} (${why})`);
     this.name = "InputNeeded";

@@ -84,7 +84,7 @@ export function formOfEntry(name: string, raw: Raw, scrub: Scrub = (t) => t): Se
 }
 
 /** The keychain entry a header's value goes to: `<server>.<header>`, in the letters a secret name may use. */
-export function headerSecretName(server: string, header: string): string {
+function headerSecretName(server: string, header: string): string {
   let name = `${server}.${header}`.replace(/[^A-Za-z0-9_.-]/g, "_");
   if (!/^[A-Za-z_]/.test(name)) name = `_${name}`;
   return name.slice(0, 128);
