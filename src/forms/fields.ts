@@ -1,6 +1,6 @@
 // Turns an elicitation `requestedSchema` into the list of fields a form shows, or explains why it
 // cannot be shown. Pure TypeScript so the renderer and tests share it without a DOM.
-// The kinds follow ELICITATION.md "Form mode"; anything outside them is reported, never guessed.
+// The kinds follow the primitive types of MCP 2025-11-25 elicitation schemas; anything outside them is reported, never guessed.
 // Total and bounded on any input (a server's schema reaches the page as sent): past the limits of
 // limits.ts it reports the problem, it only ever looks one or two levels into a property, and it
 // never turns a nested value into text (String() of a deep array recurses until it throws).
@@ -133,7 +133,7 @@ function choiceOptions(prop: Schema, what: string): FieldOption[] | undefined {
 
 function multiOptions(items: unknown, what: string): FieldOption[] | undefined {
   if (!isPlainObject(items)) return undefined;
-  // items.oneOf is accepted as a synonym of items.anyOf (DESIGN.md §6).
+  // items.oneOf is read as items.anyOf: a list of titled consts is the same choice list either way.
   return titledOptions(items.anyOf, what) ?? titledOptions(items.oneOf, what) ?? enumOptions(items.enum, items.enumNames, what);
 }
 

@@ -1,7 +1,7 @@
 // Reduces a form schema (an elicitation's `requestedSchema`, a posted `data.schema`) to the flat
-// subset ELICITATION.md allows before anything compiles it: at the top only type, properties,
-// required (and a boolean additionalProperties); per property only the keywords a form field
-// uses. Compositions (allOf/anyOf/oneOf at the top, not, if/then), $ref and nested objects are
+// subset MCP 2025-11-25 allows for elicitation forms (flat objects with primitive properties)
+// before anything compiles it: at the top only type, properties, required (and a boolean
+// additionalProperties); per property only the keywords a form field uses. Compositions (allOf/anyOf/oneOf at the top, not, if/then), $ref and nested objects are
 // dropped, so no schema can make a check walk or backtrack without bound. Past the limits it
 // refuses with a reason instead of guessing. The walk only ever looks one level into a property
 // (two for `items`), so it is bounded by the limits whatever the input's depth.

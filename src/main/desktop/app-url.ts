@@ -1,6 +1,6 @@
 // The page is served from a privileged custom scheme rather than file://, so it has a real origin
 // to check senders and navigations against, and file:// keeps no extra powers (Electron security
-// checklist §18).
+// checklist: "Avoid usage of the file:// protocol and prefer usage of custom protocols").
 import { PAGE_CSP } from "../../shared/csp";
 
 export const APP_SCHEME = "companion";

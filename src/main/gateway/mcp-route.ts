@@ -253,7 +253,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       sendJsonRpcError(res, 400, INVALID_REQUEST, "Invalid Request: the body must be a JSON-RPC message or a batch of them.");
       return;
     }
-    // JSON-RPC 2.0 §6: an empty batch is answered with a single Invalid Request error.
+    // JSON-RPC 2.0, section 6 (batch): an empty batch is answered with a single Invalid Request error.
     if (Array.isArray(body) && body.length === 0) {
       sendJsonRpcError(res, 400, INVALID_REQUEST, "Invalid Request: the batch is empty.");
       return;

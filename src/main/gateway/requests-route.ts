@@ -1,4 +1,4 @@
-// §10 for agents that post their own suspensions: POST /v1/requests holds the HTTP request open
+// Questions agents post themselves (a Request, shared/types.ts): POST /v1/requests holds the HTTP request open
 // until the person answers and returns the Answer; GET lists what is pending; DELETE withdraws a
 // question its poster no longer needs. Mounted behind the listener's Host/Origin/token guard.
 //

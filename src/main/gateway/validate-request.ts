@@ -1,4 +1,4 @@
-// Checks a §10 Request an agent posts before it may enter the Inbox. Every refusal names the rule,
+// Checks a Request (shared/types.ts) an agent posts before it may enter the Inbox. Every refusal names the rule,
 // so the agent's author can fix the call from the 400 alone.
 import type { Request } from "../../shared/types";
 import { jsonBoundsProblem } from "../base/json-bounds";
@@ -8,7 +8,7 @@ import { isPlainObject } from "../../shared/unknown-value";
 export type Checked = { ok: true; request: Request } | { ok: false; reason: string };
 
 const KEYS = new Set(["id", "kind", "prompt", "url", "data", "expiresAt"]);
-// RFC 3339 date-time: full date, "T" (or space, as §5.6 allows), time, optional fraction, offset.
+// RFC 3339 date-time: full date, "T" (or space, as its section 5.6 allows), time, optional fraction, offset.
 const RFC3339 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 
 function isHttpUrl(value: string): boolean {

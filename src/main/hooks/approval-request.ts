@@ -1,4 +1,4 @@
-// One agent permission prompt as one §10 Request of kind "approval": who asks (agent, project
+// One agent permission prompt as one Request (shared/types.ts) of kind "approval": who asks (agent, project
 // folder), what exactly would run, and the tool's own arguments for the curious.
 import { randomUUID } from "node:crypto";
 import type { Request } from "../../shared/types";

@@ -1,4 +1,5 @@
-// The person's Answer as a hook verdict, per the §10 mapping: ok: true is Allow; ok: false with
+// The person's Answer as a hook verdict, mapped as an Answer maps everywhere (shared/types.ts;
+// for a server, mcp/elicit.ts): ok: true is Allow; ok: false with
 // reason "declined" is Deny (data.message goes back to the agent); everything else — cancelled,
 // expired, "answer in the terminal", an answer for another id, anything malformed — is no verdict,
 // so the agent asks in its own terminal. Nothing here ever turns a doubt into an allow.

@@ -1,5 +1,5 @@
 // The one gate in front of everything the loopback listener serves. Pages, their WebSocket, the
-// gateway and the §10 endpoint all pass here, so DNS rebinding, cross-site requests and other
+// gateway and agents' /v1/requests all pass here, so DNS rebinding, cross-site requests and other
 // local users' processes are refused in one place.
 import type { IncomingMessage } from "node:http";
 import { timingSafeEqual, createHash } from "node:crypto";

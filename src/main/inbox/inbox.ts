@@ -82,7 +82,7 @@ interface Pending {
 const SUMMARY_PROMPT = 200;
 // setTimeout holds at most a signed 32-bit delay; longer expiries are re-armed when it fires.
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** The kinds an MCP elicitation becomes (DESIGN.md §1); every other kind is an agent's own. */
+/** The kinds an MCP elicitation becomes (mcp/elicit.ts); every other kind is an agent's own. */
 const MCP_KINDS = new Set(["input", "authorization"]);
 
 /** The source key the flood cap counts by: the server, else the agent. */
@@ -323,7 +323,7 @@ export class Inbox {
     if (!input.ok) {
       const reason = typeof input.reason === "string" && input.reason !== "" ? input.reason : "cancelled";
       // An agent's own question (an approval, say) may carry the person's note back with a decline
-      // (§10: Deny is ok: false, reason "declined", the note in data.message). MCP kinds map to an
+      // (a Deny is ok: false, reason "declined", the note in data.message: hooks/verdict.ts). MCP kinds map to an
       // ElicitResult that has no room for it, so only agents' kinds keep it.
       const message = input.data?.message;
       if (reason === "declined" && !MCP_KINDS.has(request.kind) && typeof message === "string" && message.trim() !== "") {

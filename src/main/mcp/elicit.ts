@@ -1,6 +1,6 @@
-// The elicitation bridge (seeds: rust/src/mcp/elicit.rs, McpSource.java): an MCP server's
-// `elicitation/create` becomes one §10 Request, and the person's Answer becomes its ElicitResult.
-// Pure functions; the seeds' mapping tables are the law here.
+// The elicitation bridge: an MCP server's `elicitation/create` (MCP 2025-11-25, elicitation)
+// becomes one Request (shared/types.ts), and the person's Answer becomes its ElicitResult.
+// Pure functions; this file's mapping is the one every view and the README's "How it answers" follow.
 import { randomUUID } from "node:crypto";
 import type { Answer, Request } from "../../shared/types";
 import { reduceFormSchema } from "../../forms/flat-schema";

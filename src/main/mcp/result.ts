@@ -1,4 +1,4 @@
-// Maps a server's CallToolResult onto the uniform tool output of the seeds:
+// Maps a server's CallToolResult onto one tool output, the same whichever server answered:
 // isError ⇒ error with the joined text; structuredContent ⇒ its JSON; else the joined text parts.
 // A result out of the JSON bounds (limits.ts) never reaches a caller: it becomes an error result
 // saying why, so nothing downstream (the gateway's reply, a page's event) tries to serialise it.

@@ -1,5 +1,5 @@
 // The import list shows each found server's command line or URL to the page, and the page never
-// sees a secret (DESIGN.md §3). Other clients' files often carry tokens inline (`--api-key=sk-…`,
+// sees a secret. Other clients' files often carry tokens inline (`--api-key=sk-…`,
 // `?token=…` in a URL); those parts are shown masked. Env and headers are never shown at all.
 // The config written by import keeps the real values: this is only what the page is told.
 

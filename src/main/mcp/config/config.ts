@@ -477,7 +477,7 @@ export function rawServerMap(config: unknown): Raw {
   return serverMap(config);
 }
 
-/** `sanitize(x) = x.replace(/[^a-zA-Z0-9_-]/g, "_")` — the tool-name rule of the seeds. */
+/** `sanitize(x) = x.replace(/[^a-zA-Z0-9_-]/g, "_")`: a server's or a tool's name as a part of a listed name (`server_tool`). */
 export function sanitize(name: string): string {
   return name.replace(/[^a-zA-Z0-9_-]/g, "_");
 }
