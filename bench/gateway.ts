@@ -55,7 +55,7 @@ async function runCompanion(backend: string): Promise<void> {
     waitFor: inboxWaitFor(inbox),
   });
   if (source.servers().some((s) => s.state !== "connected")) throw new Error(`backend not connected: ${JSON.stringify(source.servers())}`);
-  const gateway = createGatewayRoute({ source, inbox, outbound: createEgress(new SecretScrubber()).agents });
+  const gateway = createGatewayRoute({ source, outbound: createEgress(new SecretScrubber()).agents });
   const listener = await startListener({ port: 0, token: () => TOKEN, staticDir: mkdtempSync(join(tmpdir(), "tnc-bench-")), routes: [gateway] });
   const stop = async () => {
     await gateway.close();

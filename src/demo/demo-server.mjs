@@ -8,7 +8,7 @@
 import { McpServer, inputRequired, inputResponse, acceptedContent } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 
-export const DOCS_URL = "https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation";
+const DOCS_URL = "https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation";
 
 const orderSchema = {
   type: "object",

@@ -3,6 +3,7 @@
 // errors, so both agree. ajv compiles with `new Function`, which the page's CSP forbids.
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
+import type { FormCheck } from "../shared/contract";
 import { MAX_SCHEMA_STRING, MAX_TOOL_SCHEMA_BYTES } from "../shared/limits";
 import { reduceFormSchema } from "./flat-schema";
 import { prepareFormData, type FormValue } from "./prepare-form-data";
@@ -23,6 +24,11 @@ export interface CheckResult {
   errors: string[];
   /** The same problems keyed by field ("" for the form as a whole). */
   fieldErrors: Record<string, string[]>;
+}
+
+/** A check as the page sees it (forms:check, tools:check): what it may show, not the prepared data (main prepares on answer). */
+export function pageCheck({ ok, errors, fieldErrors }: CheckResult): FormCheck {
+  return { ok, errors, fieldErrors };
 }
 
 type Schema = Record<string, unknown>;

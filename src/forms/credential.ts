@@ -8,6 +8,7 @@
 // "opinion", "spinner" and "pinned" are not credentials; `tokenizer` is a different word, and
 // plural "tokens" is a count (max_tokens). A credential word followed by a word about it
 // ("password length", "token count", "secret name") names a property of a credential, not one.
+import { asPlainObject } from "../shared/unknown-value";
 
 /** Words that are a credential on their own. */
 const WORDS = new Set([
@@ -81,7 +82,7 @@ export function isCredential(field: CredentialProbe): boolean {
 
 /** The same rule for a form's key and its JSON Schema property, however malformed the property is. */
 export function isCredentialProperty(key: string, property: unknown): boolean {
-  const p = typeof property === "object" && property !== null && !Array.isArray(property) ? (property as Record<string, unknown>) : {};
+  const p = asPlainObject(property);
   const text = (value: unknown) => (typeof value === "string" ? value : undefined);
   return isCredential({ key, title: text(p.title), description: text(p.description), format: text(p.format), writeOnly: p.writeOnly === true });
 }

@@ -3,13 +3,10 @@
 import type { AskedField, FieldOptionTitle } from "../shared/history";
 import { MAX_FORM_PROPERTIES } from "../shared/limits";
 import { fieldsFromSchema } from "./fields";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from "../shared/unknown-value";
 
 function schemaProperties(schema: unknown): Record<string, unknown> {
-  if (!isObject(schema) || !isObject(schema.properties)) return {};
+  if (!isPlainObject(schema) || !isPlainObject(schema.properties)) return {};
   return schema.properties;
 }
 
@@ -19,7 +16,7 @@ export function fieldsAsked(schema: unknown): AskedField[] {
   const titled = optionTitles(schema);
   for (const [key, property] of Object.entries(schemaProperties(schema))) {
     if (fields.length >= MAX_FORM_PROPERTIES) break;
-    const title = isObject(property) && typeof property.title === "string" ? property.title.slice(0, 200) : undefined;
+    const title = isPlainObject(property) && typeof property.title === "string" ? property.title.slice(0, 200) : undefined;
     const options = titled.get(key);
     fields.push({ key: key.slice(0, 200), ...(title ? { title } : {}), ...(options ? { options } : {}) });
   }

@@ -1,11 +1,12 @@
 // Turns an elicitation `requestedSchema` into the list of fields a form shows, or explains why it
 // cannot be shown. Pure TypeScript so the renderer and tests share it without a DOM.
-// The kinds follow ELICITATION.md "Form mode"; anything outside them is reported, never guessed.
+// The kinds follow the primitive types of MCP 2025-11-25 elicitation schemas; anything outside them is reported, never guessed.
 // Total and bounded on any input (a server's schema reaches the page as sent): past the limits of
 // limits.ts it reports the problem, it only ever looks one or two levels into a property, and it
 // never turns a nested value into text (String() of a deep array recurses until it throws).
 import { MAX_ENUM_OPTIONS, MAX_FORM_PROPERTIES, MAX_SCHEMA_STRING } from "../shared/limits";
 import { isCredential } from "./credential";
+import { isPlainObject } from "../shared/unknown-value";
 
 export type FieldKind =
   | "text"
@@ -63,10 +64,6 @@ const TEXT_FORMATS: Record<string, FieldKind> = {
   "date-time": "date-time",
 };
 
-function isObject(value: unknown): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function num(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
@@ -111,7 +108,7 @@ function titledOptions(list: unknown, what: string): FieldOption[] | undefined {
   boundedList(list, what);
   const options: FieldOption[] = [];
   for (const item of list) {
-    if (!isObject(item) || !("const" in item)) return undefined;
+    if (!isPlainObject(item) || !("const" in item)) return undefined;
     const value = bounded(scalar(item.const), `An option of ${what}`);
     if (value === undefined) return undefined;
     options.push({ value, label: bounded(str(item.title), `An option of ${what}`) ?? value });
@@ -135,21 +132,21 @@ function choiceOptions(prop: Schema, what: string): FieldOption[] | undefined {
 }
 
 function multiOptions(items: unknown, what: string): FieldOption[] | undefined {
-  if (!isObject(items)) return undefined;
-  // items.oneOf is accepted as a synonym of items.anyOf (DESIGN.md §6).
+  if (!isPlainObject(items)) return undefined;
+  // items.oneOf is read as items.anyOf: a list of titled consts is the same choice list either way.
   return titledOptions(items.anyOf, what) ?? titledOptions(items.oneOf, what) ?? enumOptions(items.enum, items.enumNames, what);
 }
 
 /** One line saying what a property asked for, in words a person can act on. */
 function describeProperty(key: string, prop: unknown): string {
   const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
-  if (!isObject(prop)) return `${clip(key)}: (not a field description)`;
+  if (!isPlainObject(prop)) return `${clip(key)}: (not a field description)`;
   const label = clip(str(prop.title) ?? key);
   const types = Array.isArray(prop.type) ? prop.type.slice(0, 8).map((t) => scalar(t) ?? "?") : undefined;
   const type = typeOf(prop) ?? (types ? clip(types.join(" or ")) : "unspecified type");
   const description = str(prop.description) && clip(prop.description as string);
   let shape = type;
-  if (type === "object" && isObject(prop.properties)) {
+  if (type === "object" && isPlainObject(prop.properties)) {
     const keys = Object.keys(prop.properties);
     shape = `a group of fields (${clip(keys.slice(0, 10).join(", "))}${keys.length > 10 ? ", …" : ""})`;
   }
@@ -177,7 +174,7 @@ function plainDefault(value: unknown): unknown {
 
 function planField(key: string, prop: unknown, required: boolean): FieldResult {
   bounded(key, "A field's name");
-  if (!isObject(prop)) return { problem: `"${key}" is not described by a schema.` };
+  if (!isPlainObject(prop)) return { problem: `"${key}" is not described by a schema.` };
   const label = bounded(str(prop.title), `The title of "${key}"`) ?? key;
   const description = bounded(str(prop.description), `The description of "${label}"`);
   const base = {
@@ -234,7 +231,7 @@ export function fieldsFromSchema(schema: unknown): FormPlan {
 }
 
 function planForm(schema: unknown): FormPlan {
-  if (!isObject(schema)) {
+  if (!isPlainObject(schema)) {
     return { ok: false, problems: ["The question does not describe a form."], asked: [] };
   }
   const type = schema.type;
@@ -245,7 +242,7 @@ function planForm(schema: unknown): FormPlan {
       asked: [],
     };
   }
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
   const count = Object.keys(properties).length;
   if (count > MAX_FORM_PROPERTIES) {
     return { ok: false, problems: [`The form has ${count} fields; at most ${MAX_FORM_PROPERTIES} can be shown.`], asked: [] };

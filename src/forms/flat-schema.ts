@@ -1,7 +1,7 @@
 // Reduces a form schema (an elicitation's `requestedSchema`, a posted `data.schema`) to the flat
-// subset ELICITATION.md allows before anything compiles it: at the top only type, properties,
-// required (and a boolean additionalProperties); per property only the keywords a form field
-// uses. Compositions (allOf/anyOf/oneOf at the top, not, if/then), $ref and nested objects are
+// subset MCP 2025-11-25 allows for elicitation forms (flat objects with primitive properties)
+// before anything compiles it: at the top only type, properties, required (and a boolean
+// additionalProperties); per property only the keywords a form field uses. Compositions (allOf/anyOf/oneOf at the top, not, if/then), $ref and nested objects are
 // dropped, so no schema can make a check walk or backtrack without bound. Past the limits it
 // refuses with a reason instead of guessing. The walk only ever looks one level into a property
 // (two for `items`), so it is bounded by the limits whatever the input's depth.
@@ -11,16 +11,13 @@ import {
   MAX_SCHEMA_STRING,
 } from "../shared/limits";
 import { isLinearPattern } from "./re2-engine";
+import { isPlainObject } from "../shared/unknown-value";
 
 type Schema = Record<string, unknown>;
 
 export type Reduced = { ok: true; schema: Schema } | { ok: false; problem: string };
 
 class Refused extends Error {}
-
-function isObject(value: unknown): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isPrimitive(value: unknown): value is string | number | boolean | null {
   return value === null || typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
@@ -62,7 +59,7 @@ function reduceTitled(list: unknown, what: string): Schema[] | undefined {
   optionCount(list, what);
   const out: Schema[] = [];
   for (const item of list) {
-    if (!isObject(item) || !isPrimitive(item.const)) return undefined;
+    if (!isPlainObject(item) || !isPrimitive(item.const)) return undefined;
     const option: Schema = { const: item.const };
     text(item.const, `an option of ${what}`);
     const title = text(item.title, `a label of ${what}`);
@@ -88,7 +85,7 @@ function reduceDefault(value: unknown, what: string): unknown {
 }
 
 function reduceItems(items: unknown, what: string): Schema | undefined {
-  if (!isObject(items)) return undefined;
+  if (!isPlainObject(items)) return undefined;
   const out: Schema = {};
   const type = reduceType(items.type);
   if (type !== undefined) out.type = type;
@@ -108,7 +105,7 @@ const NUMBERS = ["minLength", "maxLength", "minimum", "maximum", "exclusiveMinim
 function reduceProperty(key: string, prop: unknown): unknown {
   // `true`/`false` are schemas too (anything / nothing); anything else non-object says nothing.
   if (typeof prop === "boolean") return prop;
-  if (!isObject(prop)) return {};
+  if (!isPlainObject(prop)) return {};
   const what = `field "${key.length > 80 ? `${key.slice(0, 80)}…` : key}"`;
   const out: Schema = {};
   const type = reduceType(prop.type);
@@ -151,7 +148,7 @@ const reducedBySchema = new WeakMap<object, Reduced>();
 
 /** The flat form `schema` describes, or the reason it is refused. Never throws. */
 export function reduceFormSchema(schema: unknown): Reduced {
-  if (!isObject(schema)) return { ok: false, problem: "the form schema is not an object" };
+  if (!isPlainObject(schema)) return { ok: false, problem: "the form schema is not an object" };
   const cached = reducedBySchema.get(schema);
   if (cached) return cached;
   const reduced = reduce(schema);
@@ -164,7 +161,7 @@ function reduce(schema: Schema): Reduced {
     const out: Schema = {};
     const type = reduceType(schema.type);
     if (type !== undefined) out.type = type;
-    const properties = isObject(schema.properties) ? schema.properties : {};
+    const properties = isPlainObject(schema.properties) ? schema.properties : {};
     const keys = Object.keys(properties);
     if (keys.length > MAX_FORM_PROPERTIES) {
       return { ok: false, problem: `the form has ${keys.length} fields; at most ${MAX_FORM_PROPERTIES} are allowed` };

@@ -32,7 +32,7 @@ function plural(n: number, one: string, many: string): string {
 }
 
 /** "A whole number from 1 to 100", "A number of at least 0.5", "A whole number". */
-export function numberRule(schema: Schema): string {
+function numberRule(schema: Schema): string {
   const what = typeOf(schema) === "integer" ? "A whole number" : "A number";
   const min = num(schema.minimum) ?? num(schema.exclusiveMinimum);
   const max = num(schema.maximum) ?? num(schema.exclusiveMaximum);
@@ -46,7 +46,7 @@ export function numberRule(schema: Schema): string {
 }
 
 /** "Choose at most 3", "Choose 1 to 3", "Choose at least 1". */
-export function choiceRule(schema: Schema): string {
+function choiceRule(schema: Schema): string {
   const min = num(schema.minItems);
   const max = num(schema.maxItems);
   if (min !== undefined && max !== undefined) return min === max ? `Choose exactly ${min}` : `Choose ${min} to ${max}`;
@@ -56,7 +56,7 @@ export function choiceRule(schema: Schema): string {
 }
 
 /** "At most 20 characters", "3 to 20 characters". */
-export function lengthRule(schema: Schema, fallbackMax?: number): string {
+function lengthRule(schema: Schema, fallbackMax?: number): string {
   const min = num(schema.minLength);
   const max = num(schema.maxLength) ?? fallbackMax;
   if (min !== undefined && max !== undefined) return min === max ? `Exactly ${plural(min, "character", "characters")}` : `${min} to ${max} characters`;

@@ -12,7 +12,7 @@ type RegExpEngine = NonNullable<CodeOptions["regExp"]>;
 type RegExpLike = ReturnType<RegExpEngine>;
 
 /** Compiles `pattern` for linear-time matching, or undefined when it is too long or unsupported. */
-export function compileLinear(pattern: string): RE2JS | undefined {
+function compileLinear(pattern: string): RE2JS | undefined {
   if (typeof pattern !== "string" || pattern.length > MAX_PATTERN_LENGTH) return undefined;
   try {
     return RE2JS.compile(pattern);

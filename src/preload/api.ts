@@ -11,6 +11,7 @@ import {
   type InvokeChannel,
   type InvokeResult,
 } from "../shared/contract";
+import { errorMessage } from "../shared/unknown-value";
 
 /** The slice of ipcRenderer the bridge uses; the page never sees it. */
 export interface IpcRendererLike {
@@ -27,7 +28,7 @@ function invoker<C extends InvokeChannel>(ipc: IpcRendererLike, channel: C) {
       return (await ipc.invoke(channel, arg)) as Envelope<InvokeResult<C>>;
     } catch (error) {
       // No handler yet, or the arg could not be cloned: still an envelope, never a throw.
-      return { ok: false, error: { code: "ipc", message: error instanceof Error ? error.message : String(error) } };
+      return { ok: false, error: { code: "ipc", message: errorMessage(error) } };
     }
   };
 }

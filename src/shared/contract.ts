@@ -73,7 +73,7 @@ export interface ServerManagementInvokeMap {
   "servers:stopDemo": [void, ServerView[]];
 }
 
-export const SERVER_MANAGEMENT_CHANNELS = [
+const SERVER_MANAGEMENT_CHANNELS = [
   "servers:restart",
   "servers:setEnabled",
   "servers:remove",
@@ -127,6 +127,13 @@ export type InvokeChannel = keyof InvokeMap;
 export type EventChannel = keyof EventMap;
 export type InvokeArg<C extends InvokeChannel> = InvokeMap[C][0];
 export type InvokeResult<C extends InvokeChannel> = InvokeMap[C][1];
+
+/**
+ * Main's side of an invoke map (channel → [argument, result]): one handler per channel, which
+ * takes the argument as it arrived — untrusted, so typed unknown — and resolves to the result.
+ * Each feature serves its own map; `HandlerMap<InvokeMap>` is all of them merged.
+ */
+export type HandlerMap<M extends { [C in keyof M]: [unknown, unknown] }> = { [C in keyof M]: (arg: unknown) => Promise<M[C][1]> };
 
 export const INVOKE_CHANNELS = [
   "inbox:list",

@@ -37,7 +37,7 @@ export function titledValue(field: AskedField | undefined, value: unknown): stri
 export interface HistoryRecord {
   /** Row id in the database. */
   rowId: number;
-  /** The question's §10 id (`elc-…` or the agent's own). */
+  /** The question's Request id (`elc-…` or the agent's own). */
   requestId: string;
   kind: string;
   prompt: string;

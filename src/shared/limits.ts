@@ -2,7 +2,7 @@
 // number. Whatever arrives from a page, an agent or a server is checked against these before it is
 // stored, serialised or shown (README "Security" lists them for people).
 
-/** HTTP request bodies and WebSocket messages. A form answer or a §10 Request is a few KiB;
+/** HTTP request bodies and WebSocket messages. A form answer or a Request (types.ts) is a few KiB;
  * 4 MiB leaves room for large schemas without letting one client make us buffer without end. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -42,7 +42,7 @@ export const MAX_SCHEMA_STRING = 10_000;
  * dropped rather than compiled. */
 export const MAX_PATTERN_LENGTH = 1000;
 
-/** A question's prompt (elicitation `message`, §10 `prompt`): shown whole to the person. */
+/** A question's prompt (elicitation `message`, a Request's `prompt`): shown whole to the person. */
 export const MAX_PROMPT_LENGTH = 20_000;
 
 /** A URL-mode URL: browsers accept ~2 MB, but nobody reviews a URL that long. */

@@ -1,10 +1,11 @@
-// The §10 suspension contract (pinned by the seeds) and the shapes every view shares.
+// The Request/Answer contract every question follows — an MCP server's elicitation (mcp/elicit.ts),
+// an agent's POST /v1/requests, a permission hook — and the shapes every view shares.
 // Types only: this folder crosses process boundaries and has no runtime dependencies.
 
-/** One question for the person. Keys are exactly these (seeds, DESIGN.md §1). */
+/** One question for the person. Keys are exactly these (gateway/validate-request.ts refuses any other). */
 export interface Request {
   id: string;
-  /** "input" (a form), "authorization" (open a URL), or another §10 kind an agent posts. */
+  /** "input" (a form), "authorization" (open a URL), or another kind an agent posts. */
   kind: string;
   prompt: string;
   url?: string;
@@ -18,11 +19,9 @@ export interface Answer {
   id: string;
   ok: boolean;
   data?: Record<string, unknown>;
+  /** The companion's own reasons are "declined" (the only one MCP calls `decline`), "cancelled" and "expired". */
   reason?: string;
 }
-
-/** Reasons the companion itself produces; only "declined" maps to MCP `decline`. */
-export type AnswerReason = "declined" | "cancelled" | "expired";
 
 /** Who asks: the MCP server, and the agent whose call triggered it when known. */
 export interface Asker {

@@ -1,4 +1,4 @@
-// Issue 8 §3 in the browser, end to end: the real companion started with a config path that does
+// The first run in the browser, end to end: the real companion started with a config path that does
 // not exist (a first run), Debian's Chromium, and the demo server shipped in src/demo. "Try a
 // question" starts the demo and runs its form tool; the question opens at once and is answered
 // through the real Inbox, the demo's result shown beside "Accepted". The panel, Settings'

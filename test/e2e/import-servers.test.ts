@@ -1,4 +1,4 @@
-// Issue 8 §1, in-app import end to end: a temporary HOME holding a Claude Desktop and a Cursor
+// In-app import end to end: a temporary HOME holding a Claude Desktop and a Cursor
 // config that both name a server "coffee" (different servers), the real companion started on a
 // config file that does not exist yet, Debian's Chromium. The first run lists both files, the
 // clash unticked with why; the person ticks it and imports; the file is written and both servers

@@ -1,4 +1,4 @@
-// Issue 8 §2 in the browser, end to end: the real companion started from a config file naming a
+// The Servers view in the browser, end to end: the real companion started from a config file naming a
 // command that does not exist beside a working server, and Debian's Chromium. The failed server
 // comes first with its next step ("Is it installed?"), and Retry reaches main's servers:restart
 // (its log line says the person asked). Disable and Enable edit the real config file and the

@@ -1,5 +1,5 @@
 // The import graph of src/, read as text (static imports, re-exports and dynamic import()s with
-// a relative path), and the table of layers the layer test holds it to (README § Layout).
+// a relative path), and the table of layers the layer test holds it to (the README's Layout).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { ROOT } from "./cli";

@@ -50,7 +50,7 @@ export async function startCompanion(
     log: options.log,
   });
   const token = `test-${Math.random().toString(36).slice(2)}`;
-  const gateway = createGatewayRoute({ source, inbox, outbound: agentOutbound(), idleSessionMs: options.idleSessionMs, elicitation: options.elicitation, pollAfterMs: options.pollAfterMs, log: options.log });
+  const gateway = createGatewayRoute({ source, outbound: agentOutbound(), idleSessionMs: options.idleSessionMs, elicitation: options.elicitation, pollAfterMs: options.pollAfterMs, log: options.log });
   const requests = createRequestsRoute({ inbox, heartbeatMs: 200 });
   const listener = await startListener({
     port: 0,

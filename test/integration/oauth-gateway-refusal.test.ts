@@ -7,11 +7,10 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import { companionPolicy } from "../../src/main/app/companion-server";
-import { CallbackHub, callbackRoute } from "../../src/main/auth";
+import { CallbackHub, startCallbackListener } from "../../src/main/auth";
 import { agentOutbound, rawRequest } from "./gateway-harness";
 import { createGatewayRoute } from "../../src/main/gateway";
 import { startListener, type Listener } from "../../src/main/http/listener";
-import { Inbox } from "../../src/main/inbox";
 import { loadMcp } from "../../src/main/mcp/source";
 
 let listener: Listener | undefined;
@@ -21,11 +20,10 @@ afterEach(async () => {
 });
 
 async function gateway(): Promise<Listener> {
-  const inbox = new Inbox();
   const source = await loadMcp({ mcpServers: {} });
-  const route = createGatewayRoute({ source, inbox, outbound: agentOutbound() });
+  const route = createGatewayRoute({ source, outbound: agentOutbound() });
   listener = await startListener({ port: 0, token: () => "the-right-token", staticDir: mkdtempSync(join(tmpdir(), "tnc-static-")), ...companionPolicy(() => "the-right-token", [route]) });
-  closers.push(() => source.close(), () => inbox.close(), () => route.close(), () => listener?.close());
+  closers.push(() => source.close(), () => route.close(), () => listener?.close());
   return listener;
 }
 
@@ -83,18 +81,19 @@ describe("the gateway's refusals", () => {
   });
 });
 
-describe("the OAuth callback on the app's listener (browser mode)", () => {
-  it("is served without the token, still only to loopback Hosts", async () => {
+describe("what is served without the token", () => {
+  it("the OAuth callback (the hub's own loopback listener, as the app runs it) answers by state alone; the app listener's public routes still only loopback Hosts", async () => {
     const hub = new CallbackHub();
-    listener = await startListener({ port: 0, token: () => "the-right-token", staticDir: mkdtempSync(join(tmpdir(), "tnc-static-")), routes: [callbackRoute(hub)] });
-    closers.push(() => listener?.close());
+    const callback = await startCallbackListener(hub);
+    closers.push(() => callback.close());
     const expectation = hub.expect("browser-state", "srv");
-    const landing = fetch(`${listener.url}/oauth/callback?code=c&state=browser-state`);
+    const landing = fetch(`${callback.url}?code=c&state=browser-state`);
     expect((await expectation.params).get("code")).toBe("c");
     expectation.settle({ ok: true });
     expect((await landing).status).toBe(200);
-    expect((await fetch(`${listener.url}/oauth/callback?code=c&state=unknown`)).status).toBe(400);
-    const rebound = await rawRequest(`${listener.url}/oauth/callback?code=c&state=x`, { method: "GET", headers: { host: "evil.example" } });
+    expect((await fetch(`${callback.url}?code=c&state=unknown`)).status).toBe(400);
+    const { url } = await gateway();
+    const rebound = await rawRequest(`${url}/.well-known/oauth-authorization-server`, { method: "GET", headers: { host: "evil.example" } });
     expect(rebound.status).toBe(403);
   });
 });

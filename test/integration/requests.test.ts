@@ -1,4 +1,4 @@
-// §10 over HTTP: agents post their own Requests to /v1/requests and get the person's Answer back.
+// Questions over HTTP: agents post their own Requests to /v1/requests and get the person's Answer back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request as httpRequest } from "node:http";
 import { companionWaitFor, CompanionError } from "../../src/main/cli/companion-client";

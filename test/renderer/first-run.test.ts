@@ -1,4 +1,4 @@
-// The first run (issue 8 §3) through the whole App with the fake API: with no config and no
+// The first run through the whole App with the fake API: with no config and no
 // servers the Inbox and the Servers view show three ways in; "Try a question" starts the demo and
 // runs its form tool so the question opens at once; Settings shows the config file in use.
 import { describe, it, expect, vi, afterEach } from "vitest";

@@ -95,7 +95,7 @@ describe("elicitationProblem (issue 7: bounds before the Inbox)", () => {
   const form = (requestedSchema: unknown, message = "Your name?") => ({ mode: "form", message, requestedSchema });
   const flat = { type: "object", properties: { name: { type: "string", pattern: "^(a+)+$" } }, required: ["name"] };
 
-  it("lets valid params through, and they map exactly as the seeds say", () => {
+  it("lets valid params through, and they map exactly as elicit.ts's mapping says", () => {
     expect(elicitationProblem(form(flat))).toBeUndefined();
     expect(elicitationProblem({ mode: "url", message: "Sign in", url: "https://example.com/a", elicitationId: "e" })).toBeUndefined();
     expect(elicitationProblem(undefined)).toBeUndefined();

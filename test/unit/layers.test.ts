@@ -1,5 +1,5 @@
 // The skeleton, held: every import in src/ against a table of which folder may import which
-// (README § Layout), and no import cycle between files. Reads the code as text, so it runs in
+// (the README's Layout), and no import cycle between files. Reads the code as text, so it runs in
 // the fast lane and needs nothing built.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -2,7 +2,7 @@
 // start-at-login through the platform, the gateway's address, and where secrets live.
 import type { HistorySize, Settings } from "../../shared/contract";
 import { HandlerError } from "../rpc/envelope";
-import { GATEWAY_TOKEN_SECRET, tokenPlace, type SecretStore } from "./secret-store";
+import { GATEWAY_TOKEN_SECRET, tokenPlace, type SecretStore } from "../secrets";
 import { isOAuthSecret } from "../auth/keys";
 
 export interface Platform {

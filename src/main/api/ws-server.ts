@@ -5,9 +5,9 @@ import type { WebSocket } from "ws";
 import { EVENT_CHANNELS, INVOKE_CHANNELS, type Envelope, type EventChannel, type EventMap, type InvokeChannel, type WsServerMessage } from "../../shared/contract";
 import { errorEnvelope, toEnvelope } from "../rpc/envelope";
 import type { Handlers } from "./handlers";
-import { isPlainObject } from "../rpc/validate";
 import { jsonBoundsProblem, tryStringify } from "../base/json-bounds";
 import { MAX_PAGE_SOCKET_QUEUED_BYTES, MAX_WS_MESSAGE_BYTES, WS_PING_INTERVAL_MS } from "../../shared/limits";
+import { errorMessage, isPlainObject } from "../../shared/unknown-value";
 
 /** Whether text is past the bound of one message to a page (counted only when it might be). */
 function tooLarge(text: string): boolean {
@@ -177,7 +177,7 @@ export function createWsServer(core: WsCore, log: (line: string) => void = () =>
       ws.on("message", (data) => {
         // A handler's failure must never become an unhandled rejection (Node exits on one).
         onMessage(core.handlers, ws, data, send).catch((error: unknown) => {
-          log(`ws: a page's message failed: ${error instanceof Error ? error.message : String(error)}`);
+          log(`ws: a page's message failed: ${errorMessage(error)}`);
           closeWith(ws, 1011, "The companion could not handle that message.");
         });
       });

@@ -1,7 +1,10 @@
 // The core's one handler map, every feature's channels merged, as the transports and the desktop
 // shell call it: through the egress, so each result and each failure is scrubbed once.
 import type { Inbox } from "../inbox";
-import { createHandlers, type Handlers } from "../api/handlers";
+import { mergeHandlers, type Handlers } from "../api/handlers";
+import { createSettingsHandlers } from "../api/settings-handlers";
+import { createInboxHandlers } from "../inbox/handlers";
+import { createToolHandlers } from "../mcp/tool-handlers";
 import type { SettingsState, Platform } from "../api/settings-state";
 import { createServerManagementHandlers } from "../mcp/server-handlers";
 import { createAgentsHandlers } from "../client-configs/agents-handlers";
@@ -37,39 +40,39 @@ export function coreHandlers(p: HandlerParts): Handlers {
   const { secrets, settings } = p;
   const servers = () => p.servers.servers();
   const source = () => p.servers.source;
-  return p.egress.handlers({
-    ...(p.history?.handlers ?? historyOffHandlers()),
-    ...p.rules.handlers,
-    // Agents are connected to this run's listener; a literal token (Zed over HTTP, chosen) is the current one.
-    ...createAgentsHandlers({ companionUrl: p.companionUrl, cli: () => cliCommand(), token: () => p.token.get(), tokenKept: () => tokenPlace(secrets) }),
-    ...createImportHandlers({
-      configPath: p.configPath,
-      servers,
-      secrets,
-      settled: () => p.servers.supervisor?.settled(),
+  return p.egress.handlers(
+    mergeHandlers({
+      history: p.history?.handlers ?? historyOffHandlers(),
+      rules: p.rules.handlers,
+      // Agents are connected to this run's listener; a literal token (Zed over HTTP, chosen) is the current one.
+      agents: createAgentsHandlers({ companionUrl: p.companionUrl, cli: () => cliCommand(), token: () => p.token.get(), tokenKept: () => tokenPlace(secrets) }),
+      imports: createImportHandlers({
+        configPath: p.configPath,
+        servers,
+        secrets,
+        settled: () => p.servers.supervisor?.settled(),
+      }),
+      servers: createServerManagementHandlers({
+        supervisor: p.servers.supervisor,
+        auth: p.auth,
+        configPath: p.configPath,
+        servers,
+        source,
+        keychain: secrets.available ? { set: async (name, value) => (await secrets.set(name, value), void (await settings.refreshSecretNames())) } : undefined,
+        scrub: p.egress.shown,
+      }),
+      inbox: createInboxHandlers({ inbox: p.inbox, openExternal: (url) => p.platform.openExternal(url) }),
+      tools: createToolHandlers({ source }),
+      settings: createSettingsHandlers({
+        settings,
+        secrets,
+        rotateToken: async () => {
+          const token = await rotateGatewayToken(secrets);
+          p.token.set(token);
+          p.log("gateway: token rotated; agents using the old one are refused from now on.");
+          return token;
+        },
+      }),
     }),
-    ...createServerManagementHandlers({
-      supervisor: p.servers.supervisor,
-      auth: p.auth,
-      configPath: p.configPath,
-      servers,
-      source,
-      keychain: secrets.available ? { set: async (name, value) => (await secrets.set(name, value), void (await settings.refreshSecretNames())) } : undefined,
-      scrub: p.egress.shown,
-    }),
-    ...createHandlers({
-      inbox: p.inbox,
-      source,
-      servers,
-      settings,
-      platform: p.platform,
-      secrets,
-      rotateToken: async () => {
-        const token = await rotateGatewayToken(secrets);
-        p.token.set(token);
-        p.log("gateway: token rotated; agents using the old one are refused from now on.");
-        return token;
-      },
-    }),
-  });
+  );
 }

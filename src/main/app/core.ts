@@ -281,7 +281,7 @@ function coreApi(p: CoreParts): Core {
       }),
     agentRoutes: (log) => ({
       // Read per call, so an edit of `gateway.elicitation` in the config applies at once.
-      gateway: createGatewayRoute({ source, inbox, log, outbound: egress.agents, elicitation: whoAnswers }),
+      gateway: createGatewayRoute({ source, log, outbound: egress.agents, elicitation: whoAnswers }),
       requests: createRequestsRoute({ inbox, log }),
     }),
     pauseNotifications: (minutes) => {

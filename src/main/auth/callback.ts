@@ -1,11 +1,10 @@
 // Where the authorization server sends the browser back. One hub matches each callback to the
 // sign-in that is waiting for it by `state` (the SDK does not check it; we do), and answers the
-// browser with a short page once the code is redeemed. The hub is served two ways: a route on the
-// app's listener (browser mode) and a loopback listener of its own (Electron).
+// browser with a short page once the code is redeemed. The hub is served by a loopback listener of
+// its own (startCallbackListener), in the desktop app and in browser mode alike.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { timingSafeEqual } from "node:crypto";
-import type { Route } from "../http/listener";
 
 export const CALLBACK_PATH = "/oauth/callback";
 /** Longest the browser's page waits for the code to be redeemed before it says "still working". */
@@ -120,19 +119,16 @@ export class CallbackHub {
   }
 }
 
-/** Browser mode: the callback on the app's own listener. It carries no token (a browser redirect
- * cannot), so the listener must mount it without the bearer check; `state` is its credential. */
-export function callbackRoute(hub: CallbackHub): Route {
-  return { prefix: CALLBACK_PATH, public: true, handle: (req, res) => hub.serve(req, res) };
-}
-
 export interface CallbackListener {
   /** `http://127.0.0.1:<port>/oauth/callback` */
   url: string;
   close(): Promise<void>;
 }
 
-/** Electron (and tests): a loopback listener that serves only the callback path. */
+/**
+ * A loopback listener that serves only the callback path. It asks for no token (a browser
+ * redirect cannot carry one): `state` is the callback's credential.
+ */
 export async function startCallbackListener(hub: CallbackHub, port = 0): Promise<CallbackListener> {
   const server = createServer((req, res) => {
     req.on("error", () => {});

@@ -1,14 +1,14 @@
 // OAuth for remote MCP servers: createAuth gives loadMcp its `auth` hook (one session per remote
-// server), the callback route for the app's listener, and sign-in / sign-out by server name.
-import type { Route } from "../http/listener";
+// server), and sign-in / sign-out by server name. The browser comes back to the callback hub's
+// own loopback listener (callback.ts).
 import type { SecretStore } from "../secrets/types";
-import { CallbackHub, callbackRoute } from "./callback";
+import { CallbackHub } from "./callback";
 import { AuthSession } from "./session";
 import type { AuthHook, AuthTarget } from "./types";
 
 export interface CreateAuthOptions {
   secrets: SecretStore;
-  /** Where the browser comes back: the listener's `${url}/oauth/callback`, or a callback listener's url. */
+  /** Where the browser comes back: the callback listener's url (startCallbackListener). */
   callbackUrl: string;
   /** The hub the callback is served from; one is made when absent. */
   hub?: CallbackHub;
@@ -24,8 +24,6 @@ export interface CreateAuthOptions {
 
 export interface CompanionAuth extends AuthHook {
   hub: CallbackHub;
-  /** Mount on the browser-mode listener, without the bearer check (state is its credential). */
-  route: Route;
   /** The Servers view's Sign in: asks again; resolves true once connected. */
   signIn(server: string): Promise<boolean>;
   /** Deletes every stored item of the server (tokens, registration, verifier, discovery). */
@@ -42,7 +40,6 @@ export function createAuth(options: CreateAuthOptions): CompanionAuth {
   };
   return {
     hub,
-    route: callbackRoute(hub),
     session(target: AuthTarget) {
       const session = new AuthSession(target, {
         store: options.secrets,
@@ -68,7 +65,7 @@ export function createAuth(options: CreateAuthOptions): CompanionAuth {
   };
 }
 
-export { CallbackHub, callbackRoute, startCallbackListener, CALLBACK_PATH, type CallbackListener } from "./callback";
+export { CallbackHub, startCallbackListener, CALLBACK_PATH, type CallbackListener } from "./callback";
 export { SignInDeclined } from "./session";
 export { isOAuthSecret } from "./keys";
 export type { AuthHook, AuthTarget, PreRegisteredClient, ServerAuthSession } from "./types";

@@ -9,8 +9,8 @@ function digest(text: string): string {
   return createHash("sha256").update(text).digest("hex").slice(0, 24);
 }
 
-/** The server URL as a resource: the fragment never names a different server (RFC 8707 §2). */
-export function serverKey(serverUrl: string): string {
+/** The server URL as a resource: the fragment never names a different server (RFC 8707, section 2). */
+function serverKey(serverUrl: string): string {
   const url = new URL(serverUrl);
   url.hash = "";
   return digest(url.href);

@@ -17,7 +17,7 @@ import { keysFor, type ServerKeys } from "./keys";
 import type { PreRegisteredClient } from "./types";
 
 /** Tokens this close to expiry are refreshed before the next request rather than after a 401. */
-export const REFRESH_MARGIN_MS = 60_000;
+const REFRESH_MARGIN_MS = 60_000;
 
 interface SavedTokens {
   tokens: StoredOAuthTokens;
@@ -54,7 +54,7 @@ function parse<T>(text: string | undefined): T | undefined {
   }
 }
 
-/** Equal callbacks, where loopback IP ones may differ in port (RFC 8252 §7.3). */
+/** Equal callbacks, where loopback IP ones may differ in port (RFC 8252, section 7.3). */
 export function sameCallback(registered: string, current: string): boolean {
   if (registered === current) return true;
   try {
@@ -133,7 +133,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     if (!ctx) return undefined;
     const saved = parse<StoredOAuthClientInformation & { redirect_uris?: string[] }>(await this.read(this.keys.client(ctx.issuer)));
     // A registration made for another callback would be refused at the authorization endpoint:
-    // register again. A loopback callback on another port is the same one (RFC 8252 §7.3), so
+    // register again. A loopback callback on another port is the same one (RFC 8252, section 7.3), so
     // the Electron listener's per-run port keeps its registration and its refresh token.
     if (saved?.redirect_uris && !saved.redirect_uris.some((uri) => sameCallback(uri, this.options.redirectUrl))) return undefined;
     return saved;
@@ -194,7 +194,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     if (tokens.refresh_token) this.options.redact?.(tokens.refresh_token);
     const issuer = ctx?.issuer ?? tokens.issuer;
     if (!issuer) return;
-    // A refresh response may omit the refresh token: keep the one we have (RFC 6749 §6).
+    // A refresh response may omit the refresh token: keep the one we have (RFC 6749, section 6).
     const previous = (await this.saved({ issuer }))?.tokens;
     const kept = !tokens.refresh_token && previous?.refresh_token ? { ...tokens, refresh_token: previous.refresh_token } : tokens;
     const now = (this.options.now ?? Date.now)();

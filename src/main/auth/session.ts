@@ -12,7 +12,7 @@ import type { AuthConnectionHooks, AuthTarget, ServerAuthSession, SignInOptions 
 import type { SecretStore } from "../secrets/types";
 
 /** How long a sign-in waits for the browser after the person said they opened the link. */
-export const SIGN_IN_WAIT_MS = 10 * 60_000;
+const SIGN_IN_WAIT_MS = 10 * 60_000;
 
 /** The person said no (or dismissed the question): not an error worth a stack. */
 export class SignInDeclined extends Error {

@@ -11,7 +11,7 @@ export class McpConfigError extends Error {
 }
 
 /** 1-based line and column of a character offset, for messages a person can act on. */
-export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   const line = before.split("\n").length;
   return { line, column: before.length - before.lastIndexOf("\n") };

@@ -16,8 +16,8 @@ export interface LockOptions {
   staleMs?: number;
 }
 
-export const DEFAULT_LOCK_WAIT_MS = 10_000;
-export const DEFAULT_LOCK_STALE_MS = 30_000;
+const DEFAULT_LOCK_WAIT_MS = 10_000;
+const DEFAULT_LOCK_STALE_MS = 30_000;
 /** A breaker older than this died while breaking; the next one removes it. */
 const BREAKER_STALE_MS = 5_000;
 

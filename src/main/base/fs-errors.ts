@@ -1,6 +1,7 @@
 // One sentence for each way the disk refuses a read or a write, said the same in the CLI, on the
 // page and in the log. The codes are the ones a person can act on (free space, fix a permission,
 // close a program); anything else keeps Node's own message.
+import { asError } from "../../shared/unknown-value";
 
 const SENTENCES: Record<string, (path: string) => string> = {
   ENOSPC: (p) => `The disk holding ${p} is full; free some space and try again. Nothing was changed.`,
@@ -11,10 +12,8 @@ const SENTENCES: Record<string, (path: string) => string> = {
   EBUSY: (p) => `${p} is busy (another program holds it, or it is a mount point); close that program and try again. Nothing was changed.`,
 };
 
-export const DESCRIBED_FS_CODES: readonly string[] = Object.keys(SENTENCES);
-
 /** The error's errno code, if it is a file system error. */
-export function fsErrorCode(error: unknown): string | undefined {
+function fsErrorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" && /^E[A-Z]+$/.test(code) ? code : undefined;
 }
@@ -58,5 +57,5 @@ export function asWriteError(error: unknown, path: string): Error {
   if (error instanceof FileWriteError) return error;
   const sentence = describeFsError(error, path);
   if (sentence) return new FileWriteError(sentence, path, fsErrorCode(error), error);
-  return error instanceof Error ? error : new Error(String(error));
+  return asError(error);
 }

@@ -38,10 +38,6 @@ export function jsonBoundsProblem(value: unknown, bounds: JsonBounds = {}): stri
   return undefined;
 }
 
-export function withinJsonBounds(value: unknown, bounds?: JsonBounds): boolean {
-  return jsonBoundsProblem(value, bounds) === undefined;
-}
-
 /** JSON.stringify that reports failure (cycles, depth, BigInt) as undefined instead of a throw. */
 export function tryStringify(value: unknown): string | undefined {
   try {

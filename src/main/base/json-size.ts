@@ -6,7 +6,8 @@
 // Longest text JSON.stringify writes for a finite number ("-1.7976931348623157e+308" is 24).
 const MAX_NUMBER_TEXT = 32;
 
-function isPlainObject(value: object): boolean {
+/** Stricter than isPlainObject (shared/unknown-value.ts): a Map or a class instance fails here. */
+function hasPlainPrototype(value: object): boolean {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
@@ -50,7 +51,7 @@ export function jsonLengthBound(value: unknown, maxNodes: number): number | unde
         for (let i = 0; i < current.length; i++) stack.push(current[i]);
         continue;
       }
-      if (!isPlainObject(current)) return undefined;
+      if (!hasPlainPrototype(current)) return undefined;
       total += 2;
       for (const key in current) {
         if (!Object.prototype.hasOwnProperty.call(current, key)) continue;

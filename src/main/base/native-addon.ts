@@ -2,6 +2,7 @@
 // on: which addon, why (the ABI numbers from the error), and the one command that fixes it.
 // The desktop app runs better-sqlite3 built for Electron (scripts/electron-natives.mjs) and
 // browser mode, the CLI and the tests run node_modules' Node build; a mix-up shows up here.
+import { errorMessage } from "../../shared/unknown-value";
 
 /** What NODE_MODULE_VERSION numbers mean, for the message (Node's and Electron's release tables). */
 const KNOWN_ABIS: Record<string, string> = {
@@ -20,7 +21,7 @@ function runtimeName(abi: string): string {
  * failure (a corrupt database, a missing folder) that the caller reports as it always did.
  */
 export function explainNativeLoadError(addon: string, error: unknown, fix: string): string | undefined {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const abi = /NODE_MODULE_VERSION (\d+)\. This version of Node\.js requires\s+NODE_MODULE_VERSION (\d+)/.exec(message);
   if (abi) {
     const [, built, needed] = abi;

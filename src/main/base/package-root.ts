@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 
 const PACKAGE_NAME = "toolnexus-companion";
 /** The CLI's launcher inside the install folder (package.json "bin"). */
-export const LAUNCHER = join("bin", "toolnexus-companion");
+const LAUNCHER = join("bin", "toolnexus-companion");
 
 function isOurs(dir: string): boolean {
   try {

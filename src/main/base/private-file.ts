@@ -7,7 +7,7 @@ import { dirname } from "node:path";
 import { createNewFile, writeFileSafeSync } from "./safe-write";
 
 /** Thrown for a file or folder we will not use; the message says what to run. */
-export class PrivateFileError extends Error {}
+class PrivateFileError extends Error {}
 
 // Windows has no POSIX owner or mode bits to check; its profile folder is per-user already.
 const POSIX = process.platform !== "win32";
@@ -29,7 +29,7 @@ function checkOwnerAndMode(path: string, info: { uid: number; mode: number }, ki
 }
 
 /** Creates `dir` (0700) when missing; refuses one another user owns or can write. */
-export function ensurePrivateDir(dir: string): void {
+function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const info = statSync(dir);
   if (!info.isDirectory()) throw new PrivateFileError(`${dir} is not a folder`);

@@ -120,7 +120,7 @@ export function resolveWriteTarget(path: string, within?: string): string {
 }
 
 /** Syncs a folder, so a rename in it survives a power cut (where the platform allows it). */
-export function fsyncFolder(folder: string): void {
+function fsyncFolder(folder: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(folder, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));

@@ -51,7 +51,7 @@ function took(ms: number | undefined): string {
   return `${Math.round(ms / 60_000)} min`;
 }
 
-export function formatHistoryTable(records: HistoryRecord[]): string {
+function formatHistoryTable(records: HistoryRecord[]): string {
   const rows = records.map((r) => [
     localTime(r.receivedAt),
     outcomeWord(r.outcome, r.kind) + (r.repeats ? ` ×${r.repeats}` : "") + (r.by ? ` (${r.by})` : ""),

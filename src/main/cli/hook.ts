@@ -1,5 +1,5 @@
 // `toolnexus-companion hook <agent>`: an agent's PermissionRequest hook. Reads the agent's hook
-// input on stdin, asks the person through the companion (one §10 Request of kind "approval"),
+// input on stdin, asks the person through the companion (one Request of kind "approval", hooks/approval-request.ts),
 // and writes the decision in the agent's own output schema. Whatever goes wrong — companion not
 // running, something else on its port that cannot prove it is the companion (it never gets the
 // token, and its answers are never read: gateway/proven-connection.ts), flood limit, question cancelled or expired, our deadline reached — the

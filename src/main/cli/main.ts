@@ -135,7 +135,7 @@ ${Object.values(COMMANDS).map((c) => c.summary).join("\n")}
 `;
 
 /** The version in this checkout's (or package's) package.json. */
-export function companionVersion(): string {
+function companionVersion(): string {
   // From the install folder, not a path relative to this file, which means another folder once bundled.
   const root = packageRoot();
   const pkg = root ? (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version?: unknown }) : {};

@@ -15,6 +15,7 @@ import type {
   AgentVia,
   TokenKept,
 } from "../../shared/agents";
+import type { HandlerMap } from "../../shared/contract";
 import { apply, changes, diff, listAgents, plan, type FileChange } from "./agents";
 import { currentMachine } from "./";
 import { DEFAULT_COMPANION_URL, gatewayUrl, TOKEN_ENV, TOKEN_INPUT_ID, type ConnectOptions } from "./connect-form";
@@ -23,9 +24,10 @@ import type { Machine } from "./types";
 import type { ClientWriter } from "./writer";
 import { writerById } from "./writers";
 import { ArgumentError, HandlerError } from "../rpc/envelope";
+import { defineHandlers } from "../rpc/handlers";
 import { booleanField, noArg, objectArg, stringField } from "../rpc/validate";
 
-export type AgentsHandlers = { [C in keyof AgentsInvokeMap]: (arg: unknown) => Promise<AgentsInvokeMap[C][1]> };
+export type AgentsHandlers = HandlerMap<AgentsInvokeMap>;
 
 export interface AgentsHandlerDeps {
   /** The machine whose agents are read (tests: a temporary HOME); the real one by default. */
@@ -79,7 +81,7 @@ function fingerprintOf(arg: AgentsPlanArg, via: AgentVia, planned: FileChange[])
 }
 
 /** Where the shim finds the token, in words. */
-export function keptWords(kept: TokenKept): string {
+function keptWords(kept: TokenKept): string {
   if (kept.kind === "keychain") return "the keychain";
   if (kept.kind === "file") return `${kept.path} (readable only by you)`;
   return "nowhere that outlives this session";
@@ -171,7 +173,7 @@ export function createAgentsHandlers(deps: AgentsHandlerDeps): AgentsHandlers {
     return { view: { ...base, files, notes, fingerprint: fingerprintOf(arg, via, result) }, changes: todo };
   }
 
-  return {
+  return defineHandlers<AgentsInvokeMap>({
     "agents:list": async (arg) => {
       noArg("agents:list", arg);
       return list();
@@ -203,5 +205,5 @@ export function createAgentsHandlers(deps: AgentsHandlerDeps): AgentsHandlers {
       writing = run.catch(() => {});
       return run;
     },
-  };
+  });
 }

@@ -28,7 +28,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** A file's text, `undefined` when it does not exist. Refuses files the clients would not read. */
-export async function readIfThere(file: string): Promise<string | undefined> {
+async function readIfThere(file: string): Promise<string | undefined> {
   try {
     const info = await stat(file);
     if (!info.isFile()) throw new EditError(`${file} is not a file`);

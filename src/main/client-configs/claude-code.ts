@@ -7,7 +7,7 @@ import { standardDraft } from "./entry";
 import { join, project, unique, user } from "./paths";
 import { documentObject, empty, isError, readMap, section } from "./read";
 import type { ClientReader, FoundServer, Machine, ReadResult } from "./types";
-import { isObject } from "./entry";
+import { isPlainObject } from "../../shared/unknown-value";
 
 function claudeJson(machine: Machine): string {
   const dir = machine.env.CLAUDE_CONFIG_DIR;
@@ -26,9 +26,9 @@ export const claudeCode: ClientReader = {
     if (isError(top)) return { ...empty(), error: top.error };
     if (top) readMap(top, standardDraft, { machine, location, client: "claude-code", dialect: "claude-code" }, result);
     // ~/.claude.json also keeps per-project (local scope) servers; `.mcp.json` has no `projects`.
-    if (location.scope === "user" && isObject(doc.projects)) {
+    if (location.scope === "user" && isPlainObject(doc.projects)) {
       for (const [dir, settings] of Object.entries(doc.projects)) {
-        if (!isObject(settings) || !isObject(settings.mcpServers)) continue;
+        if (!isPlainObject(settings) || !isPlainObject(settings.mcpServers)) continue;
         readMap(settings.mcpServers, standardDraft, { machine, location, client: "claude-code", dialect: "claude-code", scope: `local:${dir}`, project: dir }, result);
       }
     }
@@ -43,9 +43,9 @@ export const claudeCode: ClientReader = {
  * ones) and `enableAllProjectMcpServers` (approve every one). Claude Code asks before it runs a
  * `.mcp.json` server, so one never approved has not been run by it either. Undefined: it would.
  */
-export function claudeCodeProjectTrust(projects: Record<string, unknown>, dir: string, name: string): string | undefined {
+function claudeCodeProjectTrust(projects: Record<string, unknown>, dir: string, name: string): string | undefined {
   const settings = projects[dir];
-  if (!isObject(settings) || settings.hasTrustDialogAccepted !== true) {
+  if (!isPlainObject(settings) || settings.hasTrustDialogAccepted !== true) {
     return `not trusted in Claude Code: you have not accepted Claude Code's trust dialog for ${dir}, so it never ran this server`;
   }
   const listed = (key: string) => Array.isArray(settings[key]) && (settings[key] as unknown[]).includes(name);
@@ -61,7 +61,7 @@ export function claudeCodeProjectMap(text: string | undefined): Record<string, u
   if (!text) return {};
   try {
     const doc = JSON.parse(text) as unknown;
-    return isObject(doc) && isObject(doc.projects) ? doc.projects : {};
+    return isPlainObject(doc) && isPlainObject(doc.projects) ? doc.projects : {};
   } catch {
     return {};
   }
@@ -81,7 +81,7 @@ export function markClaudeCodeTrust(servers: FoundServer[], projects: Record<str
 export function claudeCodeProjects(text: string): string[] {
   try {
     const doc = JSON.parse(text) as unknown;
-    return isObject(doc) && isObject(doc.projects) ? Object.keys(doc.projects) : [];
+    return isPlainObject(doc) && isPlainObject(doc.projects) ? Object.keys(doc.projects) : [];
   } catch {
     return [];
   }

@@ -4,10 +4,11 @@
 // streamable HTTP: url, bearer_token_env_var, http_headers, env_http_headers (header → variable).
 // enabled = false turns one off; startup_timeout_sec / startup_timeout_ms, tool_timeout_sec.
 // Codex expands no `${…}`: values are literal, and variables are named in env_vars & co.
-import { isObject, NotImportable, positive, str, strList, strMap, type Draft, type Raw } from "./entry";
+import { NotImportable, positive, str, strList, strMap, type Draft, type Raw } from "./entry";
 import { join, project, unique, user } from "./paths";
 import { documentObject, empty, isError, readMap } from "./read";
 import type { ClientReader } from "./types";
+import { isPlainObject } from "../../shared/unknown-value";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -29,7 +30,7 @@ function codexDraft(raw: Raw): Draft {
   if (raw.env_vars !== undefined) {
     if (!Array.isArray(raw.env_vars)) throw new NotImportable("`env_vars` is not a list");
     for (const item of raw.env_vars) {
-      const name = isObject(item) ? item.name : item;
+      const name = isPlainObject(item) ? item.name : item;
       env[String(name)] = variable(name, "an `env_vars` entry");
     }
   }
@@ -48,7 +49,7 @@ export const codex: ClientReader = {
     const doc = documentObject(text, location.file, "toml");
     if (isError(doc)) return { ...empty(), error: doc.error };
     if (doc.mcp_servers === undefined) return empty();
-    if (!isObject(doc.mcp_servers)) return { ...empty(), error: `${location.file}: "mcp_servers" is not a table of servers` };
+    if (!isPlainObject(doc.mcp_servers)) return { ...empty(), error: `${location.file}: "mcp_servers" is not a table of servers` };
     return readMap(doc.mcp_servers, codexDraft, { machine, location, client: "codex", dialect: "literal" });
   },
 };

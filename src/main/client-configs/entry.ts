@@ -4,6 +4,7 @@
 import { translate, UnresolvedVariable, type Dialect } from "./variables";
 import { pathApi } from "./paths";
 import type { CompanionEntry, FoundServer, InputMeta, Location, Machine, SkippedServer, Source } from "./types";
+import { isPlainObject } from "../../shared/unknown-value";
 
 /** A client's server, field by field, before translation. */
 export interface Draft {
@@ -24,7 +25,6 @@ export interface Draft {
 export class NotImportable extends Error {}
 
 export type Raw = Record<string, unknown>;
-export const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function str(raw: Raw, key: string): string | undefined {
   const v = raw[key];
@@ -43,7 +43,7 @@ export function strList(raw: Raw, key: string): string[] | undefined {
 export function strMap(raw: Raw, key: string): Record<string, string> | undefined {
   const v = raw[key];
   if (v === undefined || v === null) return undefined;
-  if (!isObject(v)) throw new NotImportable(`\`${key}\` is not an object of strings`);
+  if (!isPlainObject(v)) throw new NotImportable(`\`${key}\` is not an object of strings`);
   const out: Record<string, string> = {};
   for (const [k, value] of Object.entries(v)) {
     if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") throw new NotImportable(`\`${key}.${k}\` is not a string`);
@@ -142,7 +142,7 @@ export function finish(name: string, draft: Draft, ctx: FinishContext): FoundSer
 /** Reads a whole entry with `draft` (which may throw NotImportable) and finishes it. */
 export function convert(name: string, raw: unknown, draft: (raw: Raw) => Draft, ctx: FinishContext): FoundServer | SkippedServer {
   const from: Source = { client: ctx.client, file: ctx.location.file, scope: ctx.scope ?? ctx.location.scope };
-  if (!isObject(raw)) return { name, reason: "not a server (not an object)", from };
+  if (!isPlainObject(raw)) return { name, reason: "not a server (not an object)", from };
   try {
     return finish(name, draft(raw), ctx);
   } catch (error) {

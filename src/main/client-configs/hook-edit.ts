@@ -4,11 +4,11 @@
 // "command", command, timeout }] }`; Claude Code keeps it in settings.json, Codex in hooks.json
 // beside config.toml. We append one group of our own and, to remove, take out only the handlers
 // whose command runs `toolnexus-companion hook <agent>` — never anyone else's.
-import { isObject } from "./entry";
 import { appendAt, removeCandidates, setAt, valueAt, type JsonPath } from "./json-edit";
 import { join } from "./paths";
 import { pruneEmpty } from "./writer";
 import type { Machine } from "./types";
+import { isPlainObject } from "../../shared/unknown-value";
 
 export type HookAgentId = "claude-code" | "codex";
 
@@ -23,7 +23,7 @@ export interface HookTarget {
   files(machine: Machine, project?: string): string[];
 }
 
-export const HOOK_TARGETS: readonly HookTarget[] = [
+const HOOK_TARGETS: readonly HookTarget[] = [
   {
     agent: "claude-code",
     label: "Claude Code",
@@ -62,9 +62,9 @@ export function findOurHooks(text: string, agent: HookAgentId): Array<[number, n
   if (!Array.isArray(groups)) return [];
   const found: Array<[number, number, string]> = [];
   groups.forEach((group, g) => {
-    if (!isObject(group) || !Array.isArray(group.hooks)) return;
+    if (!isPlainObject(group) || !Array.isArray(group.hooks)) return;
     group.hooks.forEach((handler, h) => {
-      if (isObject(handler) && isOurHook(handler.command, agent)) found.push([g, h, handler.command as string]);
+      if (isPlainObject(handler) && isOurHook(handler.command, agent)) found.push([g, h, handler.command as string]);
     });
   });
   return found;
@@ -76,7 +76,7 @@ export function installHook(text: string, agent: HookAgentId, command: string): 
   // Ours, from another install path: point it at this one, where it is.
   if (ours.length > 0) return setAt(text, [...EVENT, ours[0][0], "hooks", ours[0][1], "command"], command);
   const events = text.trim() === "" ? undefined : valueAt(text, ["hooks"]);
-  if (events !== undefined && !isObject(events)) throw new Error('"hooks" is not an object of events');
+  if (events !== undefined && !isPlainObject(events)) throw new Error('"hooks" is not an object of events');
   return appendAt(text, EVENT, { matcher: "*", hooks: [{ type: "command", command, timeout: HOOK_TIMEOUT_SECONDS }] });
 }
 
@@ -88,7 +88,7 @@ export function removeHookCandidates(text: string, agent: HookAgentId): string[]
     if (ours.length === 0) return current;
     const [g, h] = ours[ours.length - 1];
     const group = (valueAt(current[0], [...EVENT, g]) as { hooks: unknown[] }).hooks;
-    const onlyOurs = group.every((handler) => isObject(handler) && isOurHook(handler.command, agent));
+    const onlyOurs = group.every((handler) => isPlainObject(handler) && isOurHook(handler.command, agent));
     // An empty `"PermissionRequest": []` left behind and one that was there before read the same
     // once our group is back in; the file without it is by far the likelier, so it comes first.
     current = onlyOurs

@@ -1,15 +1,16 @@
 // The Servers view's import: the plan of what other clients' configs hold that the companion's
 // does not, and writing the picked servers into the companion's config (import-plan.ts).
-import type { ServerManagementInvokeMap } from "../../shared/contract";
+import type { HandlerMap, ServerManagementInvokeMap } from "../../shared/contract";
 import type { ImportChannel, ServerImportArg } from "../../shared/server-import";
 import type { ServerView } from "../../shared/types";
 import { currentMachine } from ".";
 import { buildImport, fingerprintOf, ImportRefused, importView, writeImport, type SecretSink } from "./import-plan";
 import type { Machine } from "./types";
 import { ArgumentError, HandlerError } from "../rpc/envelope";
+import { defineHandlers } from "../rpc/handlers";
 import { noArg, objectArg, stringField } from "../rpc/validate";
 
-export type ImportHandlers = { [C in ImportChannel]: (arg: unknown) => Promise<ServerManagementInvokeMap[C][1]> };
+export type ImportHandlers = HandlerMap<Pick<ServerManagementInvokeMap, ImportChannel>>;
 
 export interface ImportDeps {
   /** The companion's config file; absent when the servers came from an object (tests, embedding). */
@@ -56,7 +57,7 @@ export function createImportHandlers(deps: ImportDeps): ImportHandlers {
     return built;
   };
 
-  return {
+  return defineHandlers<Pick<ServerManagementInvokeMap, ImportChannel>>({
     async "servers:importPlan"(arg) {
       noArg("servers:importPlan", arg);
       return importView(await planned("servers:importPlan"));
@@ -85,5 +86,5 @@ export function createImportHandlers(deps: ImportDeps): ImportHandlers {
       importing = run.catch(() => {});
       return run;
     },
-  };
+  });
 }

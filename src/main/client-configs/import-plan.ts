@@ -74,7 +74,7 @@ function shape(entry: CompanionEntry): Pick<ImportCandidate, "type" | "command" 
 }
 
 /** The plan per client and file, in discovery order, each found server with what importing it does. */
-export function importGroups(built: BuiltImport): ImportGroup[] {
+function importGroups(built: BuiltImport): ImportGroup[] {
   const byIdentity = new Map<string, PlannedServer>();
   for (const s of built.plan.servers) byIdentity.set(identity(s.entry)!, s);
   const labels = new Map(built.reports.map((r) => [r.client, r.label]));
@@ -131,7 +131,7 @@ export function importView(built: BuiltImport): ServerImportPlan {
 }
 
 /** Only the servers named in `pick` (names as planned) are added; the rest of the plan is left out. */
-export function pickPlan(plan: ImportPlan, pick: ReadonlySet<string>): ImportPlan {
+function pickPlan(plan: ImportPlan, pick: ReadonlySet<string>): ImportPlan {
   return { ...plan, servers: plan.servers.filter((s) => s.action === "add" && pick.has(s.name)) };
 }
 

@@ -119,7 +119,7 @@ export async function discover(machine: Machine, clients: readonly ClientReader[
 }
 
 /** Which client a file belongs to, by its path and name (and, for a bare mcp.json, its content). */
-export function guessClient(file: string, text: string): ClientReader {
+function guessClient(file: string, text: string): ClientReader {
   const name = basename(file);
   const parent = basename(dirname(file));
   if (name === "claude_desktop_config.json") return claudeDesktop;

@@ -18,7 +18,7 @@ export interface Layout {
 
 export class EditError extends Error {}
 
-export function detectLayout(text: string): Layout {
+function detectLayout(text: string): Layout {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   let unit: string | undefined;
   for (const line of text.split(/\r?\n/)) {

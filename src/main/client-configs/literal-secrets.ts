@@ -3,7 +3,7 @@
 // (secrets/secret-shape.ts) and, unless the person keeps them literal, moves each value into the
 // keychain and writes `${secret:NAME}` in its place, so the companion's own file holds none.
 import { findReferences } from "../mcp/config/config";
-import { isSecretName, looksLikeSecretValue } from "../secrets/secret-shape";
+import { isSecretPair } from "../secrets/secret-shape";
 import { SECRET_NAME } from "../secrets/types";
 import type { CompanionEntry } from "./types";
 
@@ -19,11 +19,11 @@ const SCHEME = /^(Bearer|Basic|token|Token)\s+(\S.*)$/s;
 
 function isLiteralSecret(key: string, value: string): boolean {
   if (value.trim() === "" || findReferences(value).length > 0) return false;
-  return isSecretName(key) || looksLikeSecretValue(value);
+  return isSecretPair(key, value);
 }
 
 /** A keychain name for one value: `<server>.<key>`, reduced to what SECRET_NAME and `${secret:…}` take. */
-export function secretNameFor(server: string, key: string): string {
+function secretNameFor(server: string, key: string): string {
   let name = `${server}.${key}`.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 128);
   if (!/^[A-Za-z_]/.test(name)) name = `s${name}`.slice(0, 128);
   return SECRET_NAME.test(name) ? name : "imported-secret";

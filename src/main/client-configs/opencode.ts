@@ -3,10 +3,11 @@
 // <project>/.opencode. Two layouts: V1 `mcp: { NAME: {…} }` with `enabled`, and V2
 // `mcp: { servers: { NAME: {…} } }` with `disabled`. Local: {type: "local", command: [cmd, …args],
 // environment, cwd}; remote: {type: "remote", url, headers}. `{env:VAR}` and `{file:path}` anywhere.
-import { isObject, NotImportable, positive, str, strList, strMap, type Draft, type Raw } from "./entry";
+import { NotImportable, positive, str, strList, strMap, type Draft, type Raw } from "./entry";
 import { join, project, unique, user, xdgConfig } from "./paths";
 import { documentObject, empty, isError, readMap } from "./read";
 import type { ClientReader } from "./types";
+import { isPlainObject } from "../../shared/unknown-value";
 
 function opencodeDraft(raw: Raw): Draft {
   const common = { disabled: raw.enabled === false || raw.disabled === true, timeout: positive(raw, "timeout") };
@@ -35,9 +36,9 @@ export const opencode: ClientReader = {
     const doc = documentObject(text, location.file, "jsonc");
     if (isError(doc)) return { ...empty(), error: doc.error };
     if (doc.mcp === undefined) return empty();
-    if (!isObject(doc.mcp)) return { ...empty(), error: `${location.file}: "mcp" is not an object` };
+    if (!isPlainObject(doc.mcp)) return { ...empty(), error: `${location.file}: "mcp" is not an object` };
     // V2 nests the servers under `mcp.servers`; a V1 server named "servers" has a type or command.
-    const v2 = isObject(doc.mcp.servers) && !("type" in doc.mcp.servers) && !("command" in doc.mcp.servers) && !("url" in doc.mcp.servers);
+    const v2 = isPlainObject(doc.mcp.servers) && !("type" in doc.mcp.servers) && !("command" in doc.mcp.servers) && !("url" in doc.mcp.servers);
     const map = v2 ? (doc.mcp.servers as Raw) : doc.mcp;
     return readMap(map, opencodeDraft, { machine, location, client: "opencode", dialect: "opencode" });
   },

@@ -7,9 +7,9 @@ import { rawServerMap, serverMapPath } from "../mcp/config/config";
 import type { FileReport } from "./index";
 import { literalSecrets, type LiteralSecret } from "./literal-secrets";
 import type { CompanionEntry, FoundServer, SkippedServer, Source } from "./types";
+import { isPlainObject } from "../../shared/unknown-value";
 
 type Raw = Record<string, unknown>;
-const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export interface PlannedServer {
   /** Its name in the companion's config. */
@@ -37,7 +37,7 @@ export interface ImportPlan {
 
 /** What makes two entries the same server: the command line, or the URL. */
 export function identity(raw: unknown): string | undefined {
-  if (!isObject(raw)) return undefined;
+  if (!isPlainObject(raw)) return undefined;
   const url = [raw.url, raw.serverUrl, raw.httpUrl].find((u) => typeof u === "string");
   if (typeof url === "string") {
     try {
@@ -49,7 +49,7 @@ export function identity(raw: unknown): string | undefined {
   let line: unknown[] | undefined;
   if (typeof raw.command === "string") line = [raw.command, ...(Array.isArray(raw.args) ? raw.args : [])];
   else if (Array.isArray(raw.command)) line = [...raw.command, ...(Array.isArray(raw.args) ? raw.args : [])];
-  else if (isObject(raw.command) && typeof raw.command.path === "string") line = [raw.command.path, ...(Array.isArray(raw.command.args) ? raw.command.args : [])];
+  else if (isPlainObject(raw.command) && typeof raw.command.path === "string") line = [raw.command.path, ...(Array.isArray(raw.command.args) ? raw.command.args : [])];
   return line ? `local ${JSON.stringify(line.map(String))}` : undefined;
 }
 
@@ -104,7 +104,7 @@ function flags(name: string, found: FoundServer): Pick<PlannedServer, "untrusted
 }
 
 /** The entry as written: the server, then where it came from (`importedFrom`, ignored when run). */
-export function entryToWrite(server: PlannedServer): Raw {
+function entryToWrite(server: PlannedServer): Raw {
   return { ...server.entry, importedFrom: server.from.map((s) => ({ ...s })) };
 }
 

@@ -2,13 +2,14 @@
 // does) and turn a map of entries into found and skipped servers.
 import { parse as parseToml } from "smol-toml";
 import { McpConfigError, parseConfigText } from "../base/config-text";
-import { convert, isFound, isObject, type Draft, type FinishContext, type Raw } from "./entry";
+import { convert, isFound, type Draft, type FinishContext, type Raw } from "./entry";
 import type { ReadResult } from "./types";
+import { isPlainObject } from "../../shared/unknown-value";
 
 export type Format = "json" | "jsonc" | "toml";
 
 /** The parsed document, or the error a person can act on (with line and column). */
-export function parseDocument(text: string, file: string, format: Format): { value: unknown } | { error: string } {
+function parseDocument(text: string, file: string, format: Format): { value: unknown } | { error: string } {
   try {
     if (format === "toml") return { value: parseToml(text) };
     return { value: parseConfigText(text, file, { jsonc: format === "jsonc" }) };
@@ -35,7 +36,7 @@ export function readMap(map: Raw, draft: (raw: Raw) => Draft, ctx: FinishContext
 export function section(doc: Raw, key: string, file: string): Raw | undefined | { error: string } {
   const value = doc[key];
   if (value === undefined) return undefined;
-  if (!isObject(value)) return { error: `${file}: "${key}" is not an object of servers` };
+  if (!isPlainObject(value)) return { error: `${file}: "${key}" is not an object of servers` };
   return value;
 }
 
@@ -46,8 +47,8 @@ export function documentObject(text: string, file: string, format: Format): Raw 
   if (text.trim() === "") return {};
   const parsed = parseDocument(text, file, format);
   if ("error" in parsed) return parsed;
-  if (!isObject(parsed.value)) return { error: `${file} is not an object at the top level` };
+  if (!isPlainObject(parsed.value)) return { error: `${file} is not an object at the top level` };
   return parsed.value;
 }
 
-export const isError = (v: unknown): v is { error: string } => isObject(v) && typeof v.error === "string" && Object.keys(v).length === 1;
+export const isError = (v: unknown): v is { error: string } => isPlainObject(v) && typeof v.error === "string" && Object.keys(v).length === 1;

@@ -5,6 +5,7 @@
 import { parse } from "smol-toml";
 import { isDeepStrictEqual } from "node:util";
 import { EditError } from "./json-edit";
+import { isPlainObject } from "../../shared/unknown-value";
 
 export type TomlValue = string | number | boolean | string[] | { [key: string]: TomlValue };
 
@@ -21,7 +22,7 @@ function tomlInline(value: TomlValue): string {
 }
 
 /** `[a.b]` followed by its keys, one a line; nested tables are written inline. */
-export function tableText(path: string[], values: Record<string, TomlValue>, eol: string): string {
+function tableText(path: string[], values: Record<string, TomlValue>, eol: string): string {
   const lines = [`[${path.map(tomlKey).join(".")}]`, ...Object.entries(values).map(([k, v]) => `${tomlKey(k)} = ${tomlInline(v)}`)];
   return lines.join(eol) + eol;
 }
@@ -36,14 +37,13 @@ export function parseToml(text: string): Record<string, unknown> {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The document with `path` set to `value` (or removed, for undefined): what an edit must produce. */
 function expected(doc: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
   const copy = structuredClone(doc);
   let at: Record<string, unknown> = copy;
   for (const key of path.slice(0, -1)) {
-    if (!isObject(at[key])) at[key] = {};
+    if (!isPlainObject(at[key])) at[key] = {};
     at = at[key] as Record<string, unknown>;
   }
   if (value === undefined) delete at[path[path.length - 1]];
@@ -53,7 +53,7 @@ function expected(doc: Record<string, unknown>, path: string[], value: unknown):
 
 export function tomlValueAt(doc: Record<string, unknown>, path: string[]): unknown {
   let at: unknown = doc;
-  for (const key of path) at = isObject(at) ? at[key] : undefined;
+  for (const key of path) at = isPlainObject(at) ? at[key] : undefined;
   return at;
 }
 
@@ -111,7 +111,7 @@ export function removeTableCandidates(text: string, path: string[]): string[] {
   const want = [expected(doc, path, undefined)];
   for (let depth = path.length - 1; depth >= 1; depth--) {
     const parent = tomlValueAt(want[want.length - 1], path.slice(0, depth));
-    if (!isObject(parent) || Object.keys(parent).length > 0) break;
+    if (!isPlainObject(parent) || Object.keys(parent).length > 0) break;
     want.push(expected(want[want.length - 1], path.slice(0, depth), undefined));
   }
   // The blank line we put before it first; then also the line end we would have added to a file

@@ -97,5 +97,5 @@ export interface ClientReader {
   locations(machine: Machine): Location[];
   /** Reads one of those files (already read as `text`). */
   read(text: string, location: Location, machine: Machine): ReadResult;
-  // A `write` (connecting an agent to the companion's gateway) joins here later: DESIGN.md §3.
+  // Connecting an agent to the companion's gateway is writer.ts's (ClientWriter), not a reader's.
 }

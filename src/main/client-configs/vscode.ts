@@ -4,10 +4,11 @@
 // {type: stdio, command, args, env, envFile, cwd} or {type: http|sse, url, headers}; `inputs`
 // lists promptString inputs ({id, description, password}) that `${input:id}` refers to. Older
 // versions kept the same under `mcp` in settings.json.
-import { isObject, standardDraft } from "./entry";
+import { standardDraft } from "./entry";
 import { appData, join, project, unique, user } from "./paths";
 import { documentObject, empty, isError, readMap } from "./read";
 import type { ClientReader, InputMeta, Machine } from "./types";
+import { isPlainObject } from "../../shared/unknown-value";
 
 const EDITIONS = ["Code", "Code - Insiders"];
 
@@ -22,7 +23,7 @@ function inputsOf(value: unknown): Map<string, InputMeta> {
   const map = new Map<string, InputMeta>();
   if (!Array.isArray(value)) return map;
   for (const input of value) {
-    if (!isObject(input) || typeof input.id !== "string") continue;
+    if (!isPlainObject(input) || typeof input.id !== "string") continue;
     map.set(input.id, {
       id: input.id,
       ...(typeof input.description === "string" ? { description: input.description } : {}),
@@ -41,8 +42,8 @@ export const vscode: ClientReader = {
     if (isError(doc)) return { ...empty(), error: doc.error };
     // settings.json: only its `mcp` section is about servers; every other key is an editor setting.
     const holder = location.file.endsWith("settings.json") ? doc.mcp : doc;
-    if (!isObject(holder) || holder.servers === undefined) return empty();
-    if (!isObject(holder.servers)) return { ...empty(), error: `${location.file}: "servers" is not an object of servers` };
+    if (!isPlainObject(holder) || holder.servers === undefined) return empty();
+    if (!isPlainObject(holder.servers)) return { ...empty(), error: `${location.file}: "servers" is not an object of servers` };
     return readMap(holder.servers, standardDraft, { machine, location, client: "vscode", dialect: "vscode", inputs: inputsOf(holder.inputs) });
   },
 };

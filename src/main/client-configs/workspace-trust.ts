@@ -48,7 +48,7 @@ function trustList(db: string): Array<{ path: string; trusted: boolean }> | unde
 }
 
 /** Why `dir` is not trusted by the editor whose user data is `userData`, or undefined when it is. */
-export function editorTrust(machine: Machine, label: string, edition: string, dir: string, trustOnByDefault: boolean): string | undefined {
+function editorTrust(machine: Machine, label: string, edition: string, dir: string, trustOnByDefault: boolean): string | undefined {
   const userData = join(machine, appData(machine), edition, "User");
   if (!trustEnabled(join(machine, userData, "settings.json"), trustOnByDefault)) return undefined;
   const db = join(machine, userData, "globalStorage", "state.vscdb");

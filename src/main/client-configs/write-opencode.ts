@@ -3,16 +3,16 @@
 // {type: "local", command: [cmd, …args], environment}; remote: {type: "remote", url, headers}.
 // Default: the `connect` shim. `--via http`: `Authorization: Bearer {env:TOOLNEXUS_COMPANION_TOKEN}`
 // (opencode substitutes {env:VAR} anywhere in its config).
-import { isObject } from "./entry";
 import { shim, TOKEN_ENV } from "./connect-form";
 import { join, xdgConfig } from "./paths";
 import { jsonWriter } from "./writer";
+import { isPlainObject } from "../../shared/unknown-value";
 
 const NAMES = ["opencode.json", "opencode.jsonc"];
 
 function isV2(doc: unknown): boolean {
-  const mcp = isObject(doc) ? doc.mcp : undefined;
-  return isObject(mcp) && isObject(mcp.servers) && !("type" in mcp.servers) && !("command" in mcp.servers) && !("url" in mcp.servers);
+  const mcp = isPlainObject(doc) ? doc.mcp : undefined;
+  return isPlainObject(mcp) && isPlainObject(mcp.servers) && !("type" in mcp.servers) && !("command" in mcp.servers) && !("url" in mcp.servers);
 }
 
 export const opencodeWriter = jsonWriter({

@@ -3,17 +3,17 @@
 // Default: `type: http` with `Authorization: Bearer ${input:toolnexus-token}` and an `inputs` entry
 // `{type: promptString, password: true}`: VS Code asks for the token once and keeps it in its
 // secret storage, so nothing secret is in the file. `--via shim` writes the stdio shim instead.
-import { isObject } from "./entry";
 import { shim, TOKEN_INPUT_ID } from "./connect-form";
 import { appendAt, removeCandidates, valueAt } from "./json-edit";
 import { appData, join } from "./paths";
 import { jsonWriter, pruneEmpty } from "./writer";
+import { isPlainObject } from "../../shared/unknown-value";
 
 const INPUT = { type: "promptString", id: TOKEN_INPUT_ID, description: "Toolnexus Companion gateway token", password: true };
 
 const inputIndex = (text: string): number => {
   const inputs = text.trim() === "" ? undefined : valueAt(text, ["inputs"]);
-  return Array.isArray(inputs) ? inputs.findIndex((i) => isObject(i) && i.id === TOKEN_INPUT_ID) : -1;
+  return Array.isArray(inputs) ? inputs.findIndex((i) => isPlainObject(i) && i.id === TOKEN_INPUT_ID) : -1;
 };
 
 export const vscodeWriter = jsonWriter({

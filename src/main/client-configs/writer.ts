@@ -66,7 +66,7 @@ export function pruneEmpty(candidates: string[], path: JsonPath): string[] {
 }
 
 /** Removal candidates for `path`, then the same with the emptied containers above it removed. */
-export function removeWithParents(text: string, path: JsonPath): string[] {
+function removeWithParents(text: string, path: JsonPath): string[] {
   return pruneEmpty(removeCandidates(text, path), path.slice(0, -1));
 }
 

@@ -3,13 +3,14 @@
 // A custom server is {command, args, env} (older: `source: "custom"`, or command: {path, args,
 // env}); a remote one is {url, headers}. Servers an extension provides carry only `settings`:
 // the extension knows how to start them, so they are skipped with that reason. No interpolation.
-import { isObject, NotImportable, standardDraft, strList, strMap, type Draft, type Raw } from "./entry";
+import { NotImportable, standardDraft, strList, strMap, type Draft, type Raw } from "./entry";
 import { appData, join, project, unique, user, xdgConfig } from "./paths";
 import { documentObject, empty, isError, readMap, section } from "./read";
 import type { ClientReader } from "./types";
+import { isPlainObject } from "../../shared/unknown-value";
 
 function zedDraft(raw: Raw): Draft {
-  if (isObject(raw.command)) {
+  if (isPlainObject(raw.command)) {
     const command = raw.command;
     if (typeof command.path !== "string") throw new NotImportable("`command.path` is not a string");
     return { command: command.path, args: strList(command, "args"), env: strMap(command, "env"), disabled: raw.enabled === false };

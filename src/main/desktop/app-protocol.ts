@@ -41,11 +41,11 @@ export function resolveAppAsset(rendererDir: string, requestUrl: string): string
   return file;
 }
 
-export function contentTypeFor(file: string): string {
+function contentTypeFor(file: string): string {
   return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
 }
 
-export function securityHeaders(contentType: string): Record<string, string> {
+function securityHeaders(contentType: string): Record<string, string> {
   return {
     "content-type": contentType,
     "content-security-policy": CONTENT_SECURITY_POLICY,

@@ -1,11 +1,11 @@
 // The page is served from a privileged custom scheme rather than file://, so it has a real origin
 // to check senders and navigations against, and file:// keeps no extra powers (Electron security
-// checklist §18).
+// checklist: "Avoid usage of the file:// protocol and prefer usage of custom protocols").
 import { PAGE_CSP } from "../../shared/csp";
 
 export const APP_SCHEME = "companion";
 export const APP_HOST = "app";
-export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_URL = `${APP_ORIGIN}/index.html`;
 
 /**

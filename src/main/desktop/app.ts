@@ -15,6 +15,7 @@ import { TrayService } from "./tray";
 import { NO_TRAY_HOST_HINT, trayWillShow } from "./tray-host";
 import type { DesktopCore, DesktopPlatform } from "./types";
 import { MainWindow, hardenSession, hardenWebContents } from "./window";
+import { errorMessage } from "../../shared/unknown-value";
 
 export interface DesktopPaths {
   /** The built renderer (index.html and its assets). */
@@ -44,7 +45,7 @@ export interface RunDesktopOptions {
 }
 
 /** Must run before `ready`: our page's scheme gets a real origin, fetch and secure-context rights. */
-export function registerAppScheme(): void {
+function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: false, stream: false } },
   ]);
@@ -128,7 +129,7 @@ function createViews(core: DesktopCore, win: MainWindow, options: RunDesktopOpti
     core.focus(id);
   };
   const call = (run: () => Promise<unknown>, what: string) => {
-    run().catch((error: unknown) => log(`desktop: ${what} failed: ${error instanceof Error ? error.message : String(error)}`));
+    run().catch((error: unknown) => log(`desktop: ${what} failed: ${errorMessage(error)}`));
   };
 
   const tray = new TrayService({

@@ -5,7 +5,7 @@ import { writeFileSafeSync } from "../base/safe-write";
 import os from "node:os";
 import path from "node:path";
 
-export const AUTOSTART_FILE = "toolnexus-companion.desktop";
+const AUTOSTART_FILE = "toolnexus-companion.desktop";
 
 export function autostartDir(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
   return path.join(env.XDG_CONFIG_HOME || path.join(home, ".config"), "autostart");

@@ -10,7 +10,7 @@ function parse(url: string): URL | null {
 }
 
 /** Same page means same origin and path; a query or hash change is the page's own business. */
-export function isSamePage(url: string, appUrl: string = APP_URL): boolean {
+function isSamePage(url: string, appUrl: string = APP_URL): boolean {
   const target = parse(url);
   const app = parse(appUrl);
   if (!target || !app) return false;

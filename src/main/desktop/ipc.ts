@@ -40,7 +40,7 @@ export interface IpcOptions {
 export type InvokeListener = (event: Pick<IpcMainInvokeEvent, "sender" | "senderFrame">, arg: unknown) => Promise<Envelope<unknown>>;
 
 /** The wrapper around one handler: sender check, then the handler, then an Envelope. */
-export function guardedHandler(channel: InvokeChannel, handler: (arg: unknown) => Promise<unknown>, options: IpcOptions): InvokeListener {
+function guardedHandler(channel: InvokeChannel, handler: (arg: unknown) => Promise<unknown>, options: IpcOptions): InvokeListener {
   return async (event, arg) => {
     const sender = senderInfo(event);
     if (!isTrustedSender(sender, { webContentsId: options.ourWebContentsId(), appUrl: options.appUrl })) {

@@ -68,7 +68,7 @@ export const UNDO_RULE = "Undo rule";
  * A rule the person set answered `entry`: quiet, and offers to undo the rule — an "Undo rule"
  * button where the system shows buttons (`canUndo`), else it says where to undo it.
  */
-export function ruleAnswerNotification(entry: PendingEntry | undefined, canUndo = false): NotificationContent {
+function ruleAnswerNotification(entry: PendingEntry | undefined, canUndo = false): NotificationContent {
   const prompt = entry?.request.prompt.trim();
   const what = entry ? `${askerLabel(entry.source)}${prompt ? `: ${truncate(prompt, 140)}` : ""}` : "A question";
   const stop = /[.!?…:]$/.test(what) ? "" : ".";
@@ -80,7 +80,7 @@ export function ruleAnswerNotification(entry: PendingEntry | undefined, canUndo 
 const MAX_RULE_ASKED = 50;
 
 /** The questions beyond the first few of a flood; the first ones were already shown one by one. */
-export function summaryNotification(label: string, count: number): NotificationContent {
+function summaryNotification(label: string, count: number): NotificationContent {
   return { title: `${count} more ${count === 1 ? "question" : "questions"} from ${label}`, body: "Open the Companion to answer them." };
 }
 

@@ -27,12 +27,12 @@ export const MAX_LISTED_QUESTIONS = 10;
 
 const STATE_MARK: Record<ServerState, string> = { connecting: "◌", connected: "●", disabled: "○", failed: "✕", "needs-sign-in": "⚠", restarting: "↻", "crash-loop": "✕" };
 
-export function questionLabel(entry: PendingEntry): string {
+function questionLabel(entry: PendingEntry): string {
   const prompt = entry.request.prompt.trim() || (isSignIn(entry.request) ? "sign in" : entry.request.kind === "authorization" ? "open a link" : "a question");
   return `${askerLabel(entry.source)}: ${truncate(prompt, 60)}`;
 }
 
-export function serverLabel(server: ServerView): string {
+function serverLabel(server: ServerView): string {
   const detail = server.state === "failed" ? `failed${server.error ? ` — ${truncate(server.error, 40)}` : ""}` : server.state;
   return `${STATE_MARK[server.state]} ${server.name} (${detail})`;
 }

@@ -1,11 +1,11 @@
 // What the desktop shell needs from the core, and what it gives back. Kept structural and minimal
 // so the shell is testable with a fake and does not drag the MCP stack into its unit tests; the
-// real `Core` from ../core satisfies it.
-import type { EventChannel, EventMap, InvokeChannel, InvokeResult, Settings } from "../../shared/contract";
+// real `Core` from ../app/core.ts satisfies it.
+import type { EventChannel, EventMap, HandlerMap, InvokeMap, Settings } from "../../shared/contract";
 import type { ServerView } from "../../shared/types";
 import type { PendingEntry } from "../../shared/types";
 
-export type DesktopHandlers = { [C in InvokeChannel]: (arg: unknown) => Promise<InvokeResult<C>> };
+export type DesktopHandlers = HandlerMap<InvokeMap>;
 
 export interface DesktopCore {
   /** The questions waiting for the person, scrubbed as every view reads them (app/egress.ts). */

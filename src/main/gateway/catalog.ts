@@ -7,6 +7,7 @@
 // from, so nothing is shadowed silently and either can be read.
 import { sanitize } from "../mcp/config/config";
 import type { McpBackend } from "../mcp/types";
+import { errorMessage } from "../../shared/unknown-value";
 
 /** Pages fetched per server per list: a server that pages forever cannot hold a list open. */
 const MAX_PAGES = 20;
@@ -101,7 +102,7 @@ export class Catalog {
       }
     } catch (error) {
       if (signal?.aborted) throw error;
-      this.log(`gateway: ${method} from ${backend.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(`gateway: ${method} from ${backend.name} failed: ${errorMessage(error)}`);
     }
     return items;
   }
@@ -259,7 +260,7 @@ export class Catalog {
     await Promise.all(
       this.offering("logging").map((b) =>
         b.forward("logging/setLevel", { level }, { signal }).catch((error: unknown) => {
-          this.log(`gateway: logging/setLevel on ${b.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+          this.log(`gateway: logging/setLevel on ${b.name} failed: ${errorMessage(error)}`);
         }),
       ),
     );

@@ -10,6 +10,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult, type RequestId } from "@modelcontextprotocol/server";
 import type { CallParams, ToolServer } from "./tool-server";
+import { isPlainObject } from "../../shared/unknown-value";
 
 /**
  * The revisions the SDK's transport accepts whose tools/call is a plain JSON-RPC request and
@@ -17,17 +18,13 @@ import type { CallParams, ToolServer } from "./tool-server";
  */
 const LEGACY_REVISIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS.filter((version) => version < "2026-07-28"));
 /** How long a call may run before its answer turns into an event stream. */
-export const STREAM_AFTER_MS = 500;
+const STREAM_AFTER_MS = 500;
 /** As the SDK's transport: a comment every 15 s keeps an open stream alive. */
 const KEEP_ALIVE_MS = 15_000;
 
 export interface DirectCall {
   id: RequestId;
   params: CallParams;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -8,7 +8,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import { SUPPORTED_PROTOCOL_VERSIONS, type RequestId } from "@modelcontextprotocol/server";
 import type { McpSource } from "../mcp/types";
-import type { Inbox } from "../inbox";
 import { readBody } from "../http/body";
 import { jsonBoundsProblem } from "../base/json-bounds";
 import type { Refusal, Route, RouteAuth } from "../http/listener";
@@ -21,11 +20,11 @@ import { SessionCaps } from "./session-caps";
 import { boundStreamWrites } from "./stream-bound";
 import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
 import { gatewayChallenge, refusalMessage } from "./token-refusal";
+import { PERSON_ANSWERS, whoAnswersFor, type WhoAnswersSetting } from "./who-answers";
+import { isPlainObject } from "../../shared/unknown-value";
 
 export interface GatewayOptions {
   source: McpSource;
-  /** The app's resolver. Questions reach it through the source's waitFor; kept for symmetry and future use. */
-  inbox?: Inbox;
   log?: (line: string) => void;
   /** What every message to an agent passes first (the app's egress scrubs known secrets; app/egress.ts). */
   outbound: AgentOutbound;
@@ -47,9 +46,10 @@ export interface GatewayOptions {
    * Who answers a server's elicitation during an agent's call: "person" (the companion asks its
    * person; the default) or "agent" (the agent answers when it advertises elicitation; if it
    * cannot, the person is asked). Per agent by its clientInfo.name, read at each call so a
-   * changed setting applies at once.
+   * changed setting applies at once. A fixed setting is looked up as the config's is
+   * (who-answers.ts): an agent is named by its own entry, never by an inherited property.
    */
-  elicitation?: { default?: WhoAnswers; agents?: Record<string, WhoAnswers> } | ((agent: string) => WhoAnswers);
+  elicitation?: Partial<WhoAnswersSetting> | ((agent: string) => WhoAnswers);
   /** SSE polling of long calls (tool-server.ts pollAfterMs); unset, streams stay open. */
   pollAfterMs?: number;
 }
@@ -78,7 +78,7 @@ const SESSION_HEADER = "mcp-session-id";
 
 function isInitialize(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.some((m) => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "initialize");
+  return messages.some((m) => isPlainObject(m) && m.method === "initialize");
 }
 
 /** The ids of the requests (not notifications or responses) a POST carries. */
@@ -86,8 +86,8 @@ function requestIds(body: unknown): RequestId[] {
   const messages = Array.isArray(body) ? body : [body];
   const ids: RequestId[] = [];
   for (const m of messages) {
-    if (typeof m !== "object" || m === null) continue;
-    const { id, method } = m as { id?: unknown; method?: unknown };
+    if (!isPlainObject(m)) continue;
+    const { id, method } = m;
     if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) ids.push(id);
   }
   return ids;
@@ -113,10 +113,8 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
   const sessions = new Map<string, Session>();
   const catalog = new Catalog(() => source.backends?.() ?? [], log);
   const elicitation = options.elicitation;
-  const whoAnswers =
-    typeof elicitation === "function"
-      ? elicitation
-      : (agent: string): WhoAnswers => elicitation?.agents?.[agent] ?? elicitation?.default ?? "person";
+  const fixed: WhoAnswersSetting = typeof elicitation === "function" ? PERSON_ANSWERS : { default: elicitation?.default ?? "person", agents: elicitation?.agents ?? {} };
+  const whoAnswers = typeof elicitation === "function" ? elicitation : (agent: string): WhoAnswers => whoAnswersFor(fixed, agent);
   const maxQueuedBytes = options.maxQueuedBytes;
   const budget = new EventBudget();
 
@@ -258,7 +256,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       sendJsonRpcError(res, 400, INVALID_REQUEST, "Invalid Request: the body must be a JSON-RPC message or a batch of them.");
       return;
     }
-    // JSON-RPC 2.0 §6: an empty batch is answered with a single Invalid Request error.
+    // JSON-RPC 2.0, section 6 (batch): an empty batch is answered with a single Invalid Request error.
     if (Array.isArray(body) && body.length === 0) {
       sendJsonRpcError(res, 400, INVALID_REQUEST, "Invalid Request: the batch is empty.");
       return;

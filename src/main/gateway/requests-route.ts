@@ -1,4 +1,4 @@
-// §10 for agents that post their own suspensions: POST /v1/requests holds the HTTP request open
+// Questions agents post themselves (a Request, shared/types.ts): POST /v1/requests holds the HTTP request open
 // until the person answers and returns the Answer; GET lists what is pending; DELETE withdraws a
 // question its poster no longer needs. Mounted behind the listener's Host/Origin/token guard.
 //
@@ -36,7 +36,7 @@ export interface RequestsRoute extends Route {
 
 const PREFIX = "/v1/requests";
 const AGENT_NAME = /^[\x20-\x7e]{1,100}$/;
-export const CAPABILITY_HEADER = "x-request-capability";
+const CAPABILITY_HEADER = "x-request-capability";
 /** How many capabilities one GET of the list may present (one per question the caller posted). */
 const MAX_CAPABILITIES = 64;
 

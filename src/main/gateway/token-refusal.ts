@@ -12,7 +12,7 @@ export const TOKEN_HELP =
   "The Toolnexus Companion gateway takes its own bearer token, not OAuth: the token is missing, wrong or was rotated. " +
   "Copy the current one from the companion's Settings (or run `toolnexus-companion token`) into the agent's config.";
 
-/** The WWW-Authenticate value for a 401 from the gateway (RFC 6750 §3). */
+/** The WWW-Authenticate value for a 401 from the gateway (RFC 6750, section 3). */
 export function gatewayChallenge(): string {
   return `Bearer realm="toolnexus-companion", error="invalid_token", error_description="${TOKEN_HELP.replace(/["\\]/g, "'")}"`;
 }

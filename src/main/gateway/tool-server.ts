@@ -11,6 +11,7 @@ import type { AgentRequest, ExecuteContext, McpSource, SourceEvent } from "../mc
 import { levelRank, type Catalog } from "./catalog";
 import type { AgentOutbound } from "./outbound";
 import { registerSurface, relayError } from "./surface";
+import { errorMessage } from "../../shared/unknown-value";
 
 /** Who answers a server's elicitation for an agent: its person in the companion, or the agent itself. */
 export type WhoAnswers = "person" | "agent";
@@ -182,7 +183,7 @@ function toolCall(s: SessionParts): ToolServer["call"] {
     } catch (error) {
       // An aborted call ends as it was aborted; a server's error among those is relayed scrubbed, as every error an agent may read.
       if (signal.aborted) throw error instanceof ProtocolError ? relayError(error, outbound) : error;
-      const message = outbound.text(error instanceof Error ? error.message : String(error));
+      const message = outbound.text(errorMessage(error));
       log(`gateway: ${name} failed for ${agent() ?? "agent"}: ${message}`);
       return failure(`The companion could not run ${name}: ${message}`);
     } finally {

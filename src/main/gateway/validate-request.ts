@@ -1,13 +1,14 @@
-// Checks a §10 Request an agent posts before it may enter the Inbox. Every refusal names the rule,
+// Checks a Request (shared/types.ts) an agent posts before it may enter the Inbox. Every refusal names the rule,
 // so the agent's author can fix the call from the 400 alone.
 import type { Request } from "../../shared/types";
 import { jsonBoundsProblem } from "../base/json-bounds";
 import { MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../shared/limits";
+import { isPlainObject } from "../../shared/unknown-value";
 
 export type Checked = { ok: true; request: Request } | { ok: false; reason: string };
 
 const KEYS = new Set(["id", "kind", "prompt", "url", "data", "expiresAt"]);
-// RFC 3339 date-time: full date, "T" (or space, as §5.6 allows), time, optional fraction, offset.
+// RFC 3339 date-time: full date, "T" (or space, as its section 5.6 allows), time, optional fraction, offset.
 const RFC3339 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 
 function isHttpUrl(value: string): boolean {
@@ -47,7 +48,7 @@ export function checkRequest(body: unknown): Checked {
 }
 
 function check(body: unknown): Checked {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+  if (!isPlainObject(body)) {
     return { ok: false, reason: "The body must be one Request object: { id, kind, prompt, url?, data?, expiresAt? }." };
   }
   const bounds = jsonBoundsProblem(body);
@@ -72,12 +73,12 @@ function check(body: unknown): Checked {
   if (kind === "authorization" && (typeof url !== "string" || !isHttpUrl(url))) {
     return { ok: false, reason: 'kind "authorization" needs an http(s) "url" for the person to open.' };
   }
-  if (data !== undefined && (typeof data !== "object" || data === null || Array.isArray(data))) {
+  if (data !== undefined && !isPlainObject(data)) {
     return { ok: false, reason: '"data" must be an object.' };
   }
   if (kind === "input" && data !== undefined) {
     const schema = (data as Record<string, unknown>).schema;
-    if (schema !== undefined && (typeof schema !== "object" || schema === null || Array.isArray(schema))) {
+    if (schema !== undefined && !isPlainObject(schema)) {
       return { ok: false, reason: '"data.schema" must be a JSON Schema object.' };
     }
   }

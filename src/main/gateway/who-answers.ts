@@ -8,6 +8,7 @@
 // Agents are named by their MCP clientInfo.name. Anything else in the section is ignored with a
 // reason, never guessed.
 import type { WhoAnswers } from "./tool-server";
+import { isPlainObject } from "../../shared/unknown-value";
 
 export interface WhoAnswersSetting {
   default: WhoAnswers;
@@ -23,19 +24,19 @@ function who(value: unknown): WhoAnswers | undefined {
 /** The setting from a whole config object, and what in it was not understood. */
 export function readWhoAnswers(config: unknown): { setting: WhoAnswersSetting; problems: string[] } {
   const problems: string[] = [];
-  const gateway = typeof config === "object" && config !== null && !Array.isArray(config) ? (config as Record<string, unknown>).gateway : undefined;
+  const gateway = isPlainObject(config) ? config.gateway : undefined;
   if (gateway === undefined) return { setting: PERSON_ANSWERS, problems };
-  const elicitation = typeof gateway === "object" && gateway !== null ? (gateway as Record<string, unknown>).elicitation : undefined;
-  if (typeof elicitation !== "object" || elicitation === null || Array.isArray(elicitation)) {
+  const elicitation = isPlainObject(gateway) ? gateway.elicitation : undefined;
+  if (!isPlainObject(elicitation)) {
     if (elicitation !== undefined) problems.push('gateway.elicitation must be an object like { "default": "person", "agents": { "name": "agent" } }');
     return { setting: PERSON_ANSWERS, problems };
   }
-  const raw = elicitation as Record<string, unknown>;
+  const raw = elicitation;
   const fallback = raw.default === undefined ? "person" : who(raw.default);
   if (!fallback) problems.push(`gateway.elicitation.default must be "person" or "agent", not ${JSON.stringify(raw.default)}`);
   const agents: Record<string, WhoAnswers> = {};
   if (raw.agents !== undefined) {
-    if (typeof raw.agents !== "object" || raw.agents === null || Array.isArray(raw.agents)) {
+    if (!isPlainObject(raw.agents)) {
       problems.push("gateway.elicitation.agents must map agent names to \"person\" or \"agent\"");
     } else {
       for (const [name, value] of Object.entries(raw.agents)) {

@@ -1,13 +1,16 @@
 // The History view's channels (history:list, history:clear, history:settings), served by the
 // one handler map. Arguments are untrusted page input: each is checked before the store sees it.
+import type { HandlerMap } from "../../shared/contract";
 import type { HistoryInvokeMap } from "../../shared/history";
 import { ArgumentError, HandlerError } from "../rpc/envelope";
-import { isPlainObject } from "../rpc/validate";
+import { defineHandlers } from "../rpc/handlers";
+import { noArg } from "../rpc/validate";
 import type { HistoryRecorder } from "./recorder";
 import { HistoryUnavailableError, type HistoryStore } from "./store";
 import { HISTORY_OUTCOMES, MAX_HISTORY_DAYS, type HistoryInfo, type HistoryOutcome, type HistoryPage, type HistoryQuery } from "./types";
+import { isPlainObject } from "../../shared/unknown-value";
 
-export type HistoryHandlers = { [C in keyof HistoryInvokeMap]: (arg: unknown) => Promise<HistoryInvokeMap[C][1]> };
+export type HistoryHandlers = HandlerMap<HistoryInvokeMap>;
 
 export interface HistoryHandlerDeps {
   store: HistoryStore;
@@ -38,7 +41,7 @@ function objectOrEmpty(channel: string, arg: unknown): Record<string, unknown> {
   return arg;
 }
 
-export function listArg(arg: unknown): HistoryQuery {
+function listArg(arg: unknown): HistoryQuery {
   const channel = "history:list";
   const input = objectOrEmpty(channel, arg);
   const query: HistoryQuery = {};
@@ -78,15 +81,13 @@ function guarded<T>(run: () => T): T {
 
 export function createHistoryHandlers({ store, recorder }: HistoryHandlerDeps): HistoryHandlers {
   const info = (): HistoryInfo => ({ ...store.settings(), status: store.status() });
-  return {
+  return defineHandlers<HistoryInvokeMap>({
     "history:list": async (arg): Promise<HistoryPage> => {
       const query = listArg(arg);
       return guarded(() => store.list(query));
     },
     "history:clear": async (arg) => {
-      if (arg !== undefined && arg !== null && !(isPlainObject(arg) && Object.keys(arg).length === 0)) {
-        throw new ArgumentError("history:clear takes no argument.");
-      }
+      noArg("history:clear", arg);
       return { removed: guarded(() => store.clear()) };
     },
     "history:settings": async (arg) => {
@@ -105,7 +106,7 @@ export function createHistoryHandlers({ store, recorder }: HistoryHandlerDeps): 
       }
       return info();
     },
-  };
+  });
 }
 
 /** The channels when this session keeps no history (no path given, e.g. tests): a plain refusal. */
@@ -113,5 +114,5 @@ export function historyOffHandlers(): HistoryHandlers {
   const off = async (): Promise<never> => {
     throw new HandlerError("history-unavailable", "This companion session keeps no history.");
   };
-  return { "history:list": off, "history:clear": off, "history:settings": off };
+  return defineHandlers<HistoryInvokeMap>({ "history:list": off, "history:clear": off, "history:settings": off });
 }

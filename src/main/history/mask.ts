@@ -1,7 +1,8 @@
 // What history may keep of an answer. A form field that looks like a credential (by its key, its
 // title, its description, `format: "password"` or `writeOnly`: src/forms/credential.ts) is stored as MASK, whatever the person typed; a URL
 // keeps only its origin and path, because tokens ride in query strings and fragments.
-import { isCredentialProperty, namesCredential } from "../../forms/credential";
+import { isCredential, isCredentialProperty } from "../../forms/credential";
+import { isPlainObject } from "../../shared/unknown-value";
 
 export const MASK = "••••••";
 
@@ -15,12 +16,8 @@ const MAX_KEPT_ENTRIES = 200;
 const MAX_KEPT_NODES = 2_000;
 const CUT = "[…]";
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function schemaProperties(schema: unknown): Record<string, unknown> {
-  if (!isObject(schema) || !isObject(schema.properties)) return {};
+  if (!isPlainObject(schema) || !isPlainObject(schema.properties)) return {};
   return schema.properties;
 }
 
@@ -58,10 +55,10 @@ function keepValue(value: unknown, depth: number, budget: { left: number }): unk
   if (typeof value === "number" || typeof value === "boolean" || value === null) return value;
   if (depth >= MAX_KEPT_DEPTH) return CUT;
   if (Array.isArray(value)) return value.slice(0, MAX_KEPT_ENTRIES).map((item) => keepValue(item, depth + 1, budget));
-  if (isObject(value)) {
+  if (isPlainObject(value)) {
     const kept: Record<string, unknown> = {};
     for (const key of Object.keys(value).slice(0, MAX_KEPT_ENTRIES)) {
-      kept[key] = namesCredential(key) ? MASK : keepValue(value[key], depth + 1, budget);
+      kept[key] = isCredential({ key }) ? MASK : keepValue(value[key], depth + 1, budget);
     }
     return kept;
   }

@@ -87,7 +87,7 @@ export const MIGRATIONS: readonly Migration[] = [
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 /** Whether this SQLite build has FTS5 (better-sqlite3's bundled one does; a system one may not). */
-export function hasFts5(db: Database.Database): boolean {
+function hasFts5(db: Database.Database): boolean {
   try {
     return (db.prepare("SELECT sqlite_compileoption_used('ENABLE_FTS5') AS v").get() as { v: number }).v === 1;
   } catch {

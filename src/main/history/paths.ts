@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { dataDir } from "../base/data-dir";
 
-export const HISTORY_FILE = "history.sqlite";
+const HISTORY_FILE = "history.sqlite";
 
 export function defaultHistoryPath(
   env: NodeJS.ProcessEnv = process.env,

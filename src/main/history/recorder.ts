@@ -70,7 +70,7 @@ interface Write {
 }
 
 /** The question as history keeps it: prompt and URL without query tokens, fields without values. */
-export function questionRecord(request: Request, source: PendingEntry["source"], receivedAt: number): NewQuestion {
+function questionRecord(request: Request, source: PendingEntry["source"], receivedAt: number): NewQuestion {
   const question: NewQuestion = {
     requestId: String(request.id).slice(0, 512),
     kind: String(request.kind).slice(0, 100),

@@ -112,12 +112,12 @@ function sqliteCode(error: unknown): string {
   return typeof code === "string" ? code : "";
 }
 
-export function isBusy(error: unknown): boolean {
+function isBusy(error: unknown): boolean {
   const code = sqliteCode(error);
   return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
 }
 
-export function isCorrupt(error: unknown): boolean {
+function isCorrupt(error: unknown): boolean {
   const code = sqliteCode(error);
   return code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB";
 }
@@ -155,7 +155,7 @@ function toRecord(row: Row): HistoryRecord {
 }
 
 /** The person's words as an FTS5 query: every word must match as a prefix; syntax is never theirs. */
-export function ftsQuery(words: string[]): string {
+function ftsQuery(words: string[]): string {
   return words.map((word) => `"${word.replace(/"/g, '""')}"*`).join(" ");
 }
 

@@ -2,11 +2,12 @@
 // tool, the files and the size of the change for an edit, the server and tool for an MCP call,
 // else the tool name and its arguments. Tool names are those Claude Code and Codex document.
 import { applyPatchFiles, countLines, lineChange, type FileDiff } from "./diff-stat";
+import { asPlainObject } from "../../shared/unknown-value";
 
 /** A command longer than this is not shown whole, and a command not shown whole is not allowable. */
-export const MAX_COMMAND_CHARS = 16_000;
+const MAX_COMMAND_CHARS = 16_000;
 /** The one-line summary in the question list and notifications. */
-export const MAX_SUMMARY_CHARS = 200;
+const MAX_SUMMARY_CHARS = 200;
 
 export type Action =
   | { kind: "shell"; command: string; truncated?: true; description?: string }
@@ -17,10 +18,6 @@ export type Action =
 // Claude Code: Bash, PowerShell. Codex: shell, exec_command, unified_exec, local_shell (and "Bash"
 // in its PermissionRequest payloads).
 const SHELL_TOOLS = new Set(["Bash", "PowerShell", "shell", "exec_command", "unified_exec", "local_shell", "container.exec"]);
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
 
 function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
@@ -56,7 +53,7 @@ function editFiles(tool: string, input: Record<string, unknown>): FileDiff[] | u
       let added = 0;
       let removed = 0;
       for (const edit of input.edits) {
-        const e = record(edit);
+        const e = asPlainObject(edit);
         const change = lineChange(str(e.old_string) ?? "", str(e.new_string) ?? "");
         added += change.added;
         removed += change.removed;
@@ -82,13 +79,13 @@ function editFiles(tool: string, input: Record<string, unknown>): FileDiff[] | u
 }
 
 /** `mcp__<server>__<tool>`, the name both agents give MCP tools. */
-export function mcpName(tool: string): { server: string; tool: string } | undefined {
+function mcpName(tool: string): { server: string; tool: string } | undefined {
   const match = /^mcp__(.+?)__(.+)$/.exec(tool);
   return match ? { server: match[1], tool: match[2] } : undefined;
 }
 
 export function describeAction(tool: string, toolInput: unknown): Action {
-  const input = record(toolInput);
+  const input = asPlainObject(toolInput);
   const description = str(input.description)?.slice(0, 2000);
   const withDescription = <T extends object>(action: T) => (description ? { ...action, description } : action);
   if (SHELL_TOOLS.has(tool)) {
@@ -111,7 +108,7 @@ function signed(file: { added: number; removed?: number }): string {
 }
 
 /** "+N −M lines" over all files (−M left out when a file's losses are unknown). */
-export function diffSummary(files: FileDiff[]): string {
+function diffSummary(files: FileDiff[]): string {
   const added = files.reduce((n, f) => n + f.added, 0);
   const known = files.every((f) => f.removed !== undefined);
   const removed = files.reduce((n, f) => n + (f.removed ?? 0), 0);
@@ -119,7 +116,7 @@ export function diffSummary(files: FileDiff[]): string {
 }
 
 /** A compact, bounded rendering of arguments for tools we have no special view for. */
-export function compactJson(value: unknown, max: number): string {
+function compactJson(value: unknown, max: number): string {
   let text: string;
   try {
     text = JSON.stringify(value) ?? "";

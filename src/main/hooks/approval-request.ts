@@ -1,4 +1,4 @@
-// One agent permission prompt as one §10 Request of kind "approval": who asks (agent, project
+// One agent permission prompt as one Request (shared/types.ts) of kind "approval": who asks (agent, project
 // folder), what exactly would run, and the tool's own arguments for the curious.
 import { randomUUID } from "node:crypto";
 import type { Request } from "../../shared/types";
@@ -8,7 +8,7 @@ import type { PermissionCall } from "./types";
 
 export const APPROVAL_KIND = "approval";
 /** The tool's arguments ride along only up to this size; the action already says what matters. */
-export const MAX_APPROVAL_INPUT_BYTES = 64 * 1024;
+const MAX_APPROVAL_INPUT_BYTES = 64 * 1024;
 const MAX_PROMPT_CHARS = 300;
 
 export interface ApprovalData extends Record<string, unknown> {

@@ -3,6 +3,7 @@
 // permission_mode, plus fields of their own (Codex: turn_id, model; Claude Code:
 // permission_suggestions). Only what the question needs is read; everything else is ignored.
 import type { ReadResult } from "./types";
+import { isPlainObject } from "../../shared/unknown-value";
 
 const EVENT = "PermissionRequest";
 /** Longer strings in these fields are not something an agent sends; refuse rather than show. */
@@ -14,10 +15,10 @@ function optionalString(input: Record<string, unknown>, key: string): string | u
 }
 
 export function readPermissionRequest(input: unknown): ReadResult {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+  if (!isPlainObject(input)) {
     return { ok: false, reason: "the hook input is not a JSON object" };
   }
-  const fields = input as Record<string, unknown>;
+  const fields = input;
   // Wired to another event (PreToolUse, say), our answer would be in the wrong schema: stay out.
   if (fields.hook_event_name !== EVENT) {
     return { ok: false, reason: `hook_event_name is ${JSON.stringify(fields.hook_event_name)}, not "${EVENT}"; install this hook for PermissionRequest only` };

@@ -58,7 +58,7 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
  * when it is nested too deep or has too many values. JSON.parse accepts values nested far deeper
  * than JSON.stringify (or IPC) can later handle, so nothing unchecked may be stored or passed on.
  */
-export function parseBoundedJson(text: string): unknown {
+function parseBoundedJson(text: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);

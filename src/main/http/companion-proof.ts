@@ -16,7 +16,7 @@ import { parseTarget } from "./request-target";
 
 export const PROOF_PATH = "/v1/companion-proof";
 /** Separates this use of the token from any other MAC made with it. */
-export const PROOF_CONTEXT = "toolnexus-companion-proof-v1";
+const PROOF_CONTEXT = "toolnexus-companion-proof-v1";
 export const NONCE_BYTES = 32;
 /** A nonce is exactly NONCE_BYTES in base64url, so the endpoint reads a fixed, small input. */
 const NONCE = /^[A-Za-z0-9_-]{43}$/;
@@ -31,7 +31,7 @@ export function companionProof(token: string, nonce: string, address: string): s
   return createHmac("sha256", token).update(`${PROOF_CONTEXT}\n${nonce}\n${address}`).digest("base64url");
 }
 
-export function isNonce(value: string | null | undefined): value is string {
+function isNonce(value: string | null | undefined): value is string {
   return typeof value === "string" && NONCE.test(value);
 }
 

@@ -1,5 +1,5 @@
 // The one gate in front of everything the loopback listener serves. Pages, their WebSocket, the
-// gateway and the §10 endpoint all pass here, so DNS rebinding, cross-site requests and other
+// gateway and agents' /v1/requests all pass here, so DNS rebinding, cross-site requests and other
 // local users' processes are refused in one place.
 import type { IncomingMessage } from "node:http";
 import { timingSafeEqual, createHash } from "node:crypto";
@@ -14,8 +14,8 @@ import { agentOfCredential } from "./agent-credential";
  */
 export type GuardResult = { ok: true; via: "bearer" | "cookie"; credential: string; agent?: string } | { ok: false; status: number; message: string };
 
-export const GATEWAY_TOKEN_CREDENTIAL = "gateway-token";
-export const PAGE_SESSION_CREDENTIAL = "page-session";
+const GATEWAY_TOKEN_CREDENTIAL = "gateway-token";
+const PAGE_SESSION_CREDENTIAL = "page-session";
 
 export interface GuardOptions {
   /** The current bearer token (rotatable, so read on every request). */

@@ -16,6 +16,7 @@ import {
   HTTP_REQUEST_TIMEOUT_MS,
 } from "../../shared/limits";
 import { bindFailure, type PortClaim } from "./port-claim";
+import { errorMessage } from "../../shared/unknown-value";
 
 export type Refusal = Extract<GuardResult, { ok: false }>;
 
@@ -221,7 +222,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         await route.handle(req, res, { credential: verdict.credential, ...(verdict.agent !== undefined ? { agent: verdict.agent } : {}) });
       } catch (error) {
         const status = error instanceof HttpError ? error.status : 500;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         if (status === 500) log(`http: ${route.prefix} failed: ${message}`);
         refuse({ ok: false, status, message: status === 500 ? "Internal error." : message });
       }
@@ -268,7 +269,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     res.on("error", () => {});
     watchBodyRate(req, deadlines, log);
     onRequest(req, res).catch((error: unknown) => {
-      log(`http: request failed: ${error instanceof Error ? error.message : String(error)}`);
+      log(`http: request failed: ${errorMessage(error)}`);
       try {
         sendText(res, 500, "Internal error.");
       } catch {
@@ -317,7 +318,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     try {
       onUpgrade(req, socket, head);
     } catch (error) {
-      log(`http: upgrade failed: ${error instanceof Error ? error.message : String(error)}`);
+      log(`http: upgrade failed: ${errorMessage(error)}`);
       writeRaw(socket, 400, "Refused: the upgrade request could not be read.");
     }
   });

@@ -5,6 +5,7 @@
 // at once, as if nothing were listening yet.
 import { createServer, type Server } from "node:net";
 import { describePortHolder } from "../base/port-holder";
+import { asError } from "../../shared/unknown-value";
 
 export interface PortClaim {
   /** The port bound (the one asked for, or the free one picked for 0). */
@@ -16,7 +17,7 @@ export interface PortClaim {
 }
 
 /** A bind that failed because the port is taken: says which process holds it when it can. */
-export class PortInUseError extends Error {
+class PortInUseError extends Error {
   readonly code = "EADDRINUSE";
   constructor(readonly port: number) {
     super(`Port ${port} on 127.0.0.1 is in use${describePortHolder(port)}; stop that or pick another port with --port.`);
@@ -27,7 +28,7 @@ export class PortInUseError extends Error {
 /** The error a failed bind of `port` becomes: EADDRINUSE names the holder, others stay as they are. */
 export function bindFailure(error: unknown, port: number): Error {
   if ((error as NodeJS.ErrnoException | undefined)?.code === "EADDRINUSE") return new PortInUseError(port);
-  return error instanceof Error ? error : new Error(String(error));
+  return asError(error);
 }
 
 export async function claimPort(port: number): Promise<PortClaim> {

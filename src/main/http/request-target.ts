@@ -8,7 +8,7 @@ export function parseTarget(target: string | undefined): URL | undefined {
   const raw = target ?? "/";
   try {
     if (raw.startsWith("/")) return new URL(BASE + raw);
-    // Absolute-form (RFC 9112 §3.2.2) is what proxies send; its host is checked by the guard's
+    // Absolute-form (RFC 9112, section 3.2.2) is what proxies send; its host is checked by the guard's
     // Host rule, so only the path and query are taken from it.
     const absolute = new URL(raw);
     if (absolute.protocol !== "http:") return undefined;

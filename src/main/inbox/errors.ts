@@ -11,3 +11,8 @@ export class InboxError extends HandlerError {
     this.name = "InboxError";
   }
 }
+
+/** The refusal for an id the Inbox does not hold, one wording wherever a question is looked up. */
+export function unknownQuestion(id: string): InboxError {
+  return new InboxError("unknown-id", `No pending question has id "${id}": it was answered, withdrawn, or never asked.`);
+}

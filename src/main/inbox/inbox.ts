@@ -4,8 +4,9 @@ import type { Answer, Asker, InboxEvent, PendingEntry, Request, WithdrawReason }
 import { checkFormAnswer } from "../../forms/check-answer";
 import { jsonBoundsProblem } from "../base/json-bounds";
 import { MAX_DECLINE_MESSAGE, MAX_PENDING_PER_SERVER, MAX_PENDING_TOTAL, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../shared/limits";
-import { InboxError } from "./errors";
+import { InboxError, unknownQuestion } from "./errors";
 import { AgentGone } from "./agent-gone";
+import { asPlainObject } from "../../shared/unknown-value";
 
 export interface InboxOptions {
   /** Pending questions one source may have at once; past it, new ones are cancelled at once. */
@@ -81,7 +82,7 @@ interface Pending {
 const SUMMARY_PROMPT = 200;
 // setTimeout holds at most a signed 32-bit delay; longer expiries are re-armed when it fires.
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** The kinds an MCP elicitation becomes (DESIGN.md §1); every other kind is an agent's own. */
+/** The kinds an MCP elicitation becomes (mcp/elicit.ts); every other kind is an agent's own. */
 const MCP_KINDS = new Set(["input", "authorization"]);
 
 /** The source key the flood cap counts by: the server, else the agent. */
@@ -117,7 +118,7 @@ function idOf(request: Request): string {
 
 /** What views may see of a refused, out-of-bounds question: its id, kind and the start of its prompt. */
 function summary(request: Request): Request {
-  const input = (typeof request === "object" && request !== null ? request : {}) as Partial<Record<keyof Request, unknown>>;
+  const input: Partial<Record<keyof Request, unknown>> = asPlainObject(request);
   const text = (value: unknown, max: number) => (typeof value === "string" ? (value.length > max ? `${value.slice(0, max)}…` : value) : "");
   return { id: text(input.id, 256), kind: text(input.kind, 64), prompt: text(input.prompt, SUMMARY_PROMPT) };
 }
@@ -292,9 +293,7 @@ export class Inbox {
    */
   answer(id: string, input: Omit<Answer, "id"> & { id?: string }): Answer {
     const pending = this.pending.get(id);
-    if (!pending) {
-      throw new InboxError("unknown-id", `No pending question has id "${id}": it was answered, withdrawn, or never asked.`);
-    }
+    if (!pending) throw unknownQuestion(id);
     if (input.id !== undefined && input.id !== id) {
       throw new InboxError("invalid-answer", `The answer is for "${input.id}", not "${id}".`);
     }
@@ -324,7 +323,7 @@ export class Inbox {
     if (!input.ok) {
       const reason = typeof input.reason === "string" && input.reason !== "" ? input.reason : "cancelled";
       // An agent's own question (an approval, say) may carry the person's note back with a decline
-      // (§10: Deny is ok: false, reason "declined", the note in data.message). MCP kinds map to an
+      // (a Deny is ok: false, reason "declined", the note in data.message: hooks/verdict.ts). MCP kinds map to an
       // ElicitResult that has no room for it, so only agents' kinds keep it.
       const message = input.data?.message;
       if (reason === "declined" && !MCP_KINDS.has(request.kind) && typeof message === "string" && message.trim() !== "") {

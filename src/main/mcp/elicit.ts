@@ -1,12 +1,13 @@
-// The elicitation bridge (seeds: rust/src/mcp/elicit.rs, McpSource.java): an MCP server's
-// `elicitation/create` becomes one §10 Request, and the person's Answer becomes its ElicitResult.
-// Pure functions; the seeds' mapping tables are the law here.
+// The elicitation bridge: an MCP server's `elicitation/create` (MCP 2025-11-25, elicitation)
+// becomes one Request (shared/types.ts), and the person's Answer becomes its ElicitResult.
+// Pure functions; this file's mapping is the one every view and the README's "How it answers" follow.
 import { randomUUID } from "node:crypto";
 import type { Answer, Request } from "../../shared/types";
 import { reduceFormSchema } from "../../forms/flat-schema";
 import { jsonBoundsProblem, tryStringify } from "../base/json-bounds";
 import { jsonLengthBound } from "../base/json-size";
 import { MAX_BODY_BYTES, MAX_JSON_NODES, MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../shared/limits";
+import { isPlainObject } from "../../shared/unknown-value";
 
 export type ElicitResult =
   | { action: "accept"; content: Record<string, unknown> }
@@ -14,7 +15,7 @@ export type ElicitResult =
   | { action: "cancel" };
 
 /** A fresh request id per elicitation: `elc-` and a random UUID, so ids never collide. */
-export function newElicitationId(): string {
+function newElicitationId(): string {
   return `elc-${randomUUID()}`;
 }
 
@@ -42,7 +43,7 @@ export function answerToElicitResult(answer: Pick<Answer, "ok" | "data" | "reaso
 export function elicitResultToAnswer(id: string, result: Record<string, unknown>): Answer | undefined {
   if (result.action === "accept") {
     const content = result.content;
-    return { id, ok: true, ...(typeof content === "object" && content !== null && !Array.isArray(content) ? { data: content as Record<string, unknown> } : {}) };
+    return { id, ok: true, ...(isPlainObject(content) ? { data: content } : {}) };
   }
   if (result.action === "decline") return { id, ok: false, reason: "declined" };
   if (result.action === "cancel") return { id, ok: false, reason: "cancelled" };

@@ -10,7 +10,5 @@ export const forwardedNotifications = [
   "notifications/message",
 ] as const;
 
-export type ForwardedNotification = (typeof forwardedNotifications)[number];
-
 export const NO_AGENT_CAN_ANSWER =
   "no agent that can answer this is calling this server now (the request is passed to the agent whose tool call is in flight, when it advertises the capability)";

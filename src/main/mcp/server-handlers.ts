@@ -1,8 +1,8 @@
-// The Servers view's actions on the companion's own servers: restart or retry one, enable,
+// The Servers view's list and its actions on the companion's own servers: restart or retry one, enable,
 // disable or remove one (edits of the config file, which the supervisor's watcher then applies),
 // add or edit one through the form (config/form-handlers.ts), the first-run facts, and "Try a
 // question" (the shipped demo server, for this session only, stopped by "Stop demo").
-import type { ServerManagementInvokeMap } from "../../shared/contract";
+import type { HandlerMap, InvokeMap, ServerManagementInvokeMap } from "../../shared/contract";
 import type { ServerView } from "../../shared/types";
 import type { ImportChannel } from "../../shared/server-import";
 import { editConfigFile, removeServer, setServerEnabled } from "./config/edit";
@@ -12,11 +12,12 @@ import type { Supervisor } from "./supervisor";
 import type { McpSource } from "./types";
 import { toolWhole } from "./server-views";
 import { HandlerError } from "../rpc/envelope";
+import { defineHandlers } from "../rpc/handlers";
 import { booleanField, noArg, objectArg, stringField } from "../rpc/validate";
 
-export type ServerManagementHandlers = {
-  [C in Exclude<keyof ServerManagementInvokeMap, ImportChannel>]: (arg: unknown) => Promise<ServerManagementInvokeMap[C][1]>;
-};
+/** Every channel of the Servers view but import's (client-configs/import-handlers.ts). */
+export type ServerChannel = "servers:list" | Exclude<keyof ServerManagementInvokeMap, ImportChannel>;
+export type ServerManagementHandlers = HandlerMap<Pick<InvokeMap, ServerChannel>>;
 
 export interface ServerManagementDeps {
   /** Absent when the servers came from an object, not a file (tests, embedding). */
@@ -54,7 +55,11 @@ export function createServerManagementHandlers(deps: ServerManagementDeps): Serv
     if (!deps.servers().some((s) => s.name === name)) throw new HandlerError("unknown-server", `${channel}: no server is named "${name}".`);
   };
 
-  return {
+  return defineHandlers<Pick<InvokeMap, ServerChannel>>({
+    async "servers:list"(arg) {
+      noArg("servers:list", arg);
+      return deps.servers();
+    },
     async "servers:restart"(arg) {
       const name = stringField("servers:restart", objectArg("servers:restart", arg), "name", MAX_NAME);
       known("servers:restart", name);
@@ -123,5 +128,5 @@ export function createServerManagementHandlers(deps: ServerManagementDeps): Serv
       if (!deps.configPath) return { firstRun: false, configPath: "" };
       return firstRunInfo(deps.configPath);
     },
-  };
+  });
 }

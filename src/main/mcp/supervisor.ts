@@ -12,6 +12,7 @@ import { askAgain } from "./config/inputs";
 import { ConcurrencyLimit } from "../base/concurrency";
 import { MAX_CONCURRENT_CONNECTS } from "../../shared/limits";
 import type { McpSource } from "./types";
+import { errorMessage } from "../../shared/unknown-value";
 
 export interface BackoffOptions {
   /** First wait after a failure. */
@@ -123,10 +124,6 @@ interface Watched {
   stopped: boolean;
   /** A retry's connect in flight: its events are its own. */
   busy: boolean;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export function superviseSource(source: RuntimeSource, options: SuperviseOptions = {}): Supervisor {

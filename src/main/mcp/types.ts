@@ -77,7 +77,7 @@ export type SourceEvent =
 export interface McpSource {
   /** Every connected server's tools, current as of the last list (refreshed on list_changed). */
   readonly tools: McpTool[];
-  /** Server name → state, as in the seeds' `status()`. */
+  /** Server name → state (the short form of `servers()`). */
   readonly status: Record<string, ServerStatus["state"]>;
   /** Full status per server, with errors for display. */
   servers(): ServerStatus[];

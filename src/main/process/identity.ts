@@ -16,7 +16,7 @@ function linuxBootId(): string {
 }
 
 /** Field 22 of /proc/<pid>/stat, or undefined when the process is gone (or a zombie). */
-export function linuxStartTicks(pid: number): string | undefined {
+function linuxStartTicks(pid: number): string | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");

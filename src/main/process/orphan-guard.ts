@@ -17,7 +17,7 @@ import { startWatchdog, type Watchdog } from "./watchdog";
  * SIGTERM first, SIGKILL after this. Well inside ORPHAN_DEADLINE_MS: the watchdog reads EOF at
  * once, so a group that ignores SIGTERM is gone a little after the grace.
  */
-export const ORPHAN_KILL_GRACE_MS = Math.floor(ORPHAN_DEADLINE_MS * 0.4);
+const ORPHAN_KILL_GRACE_MS = Math.floor(ORPHAN_DEADLINE_MS * 0.4);
 
 export interface OrphanGuardOptions {
   log?: (line: string) => void;

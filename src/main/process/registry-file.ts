@@ -54,7 +54,7 @@ function isGroup(value: unknown): value is LiveGroup {
 }
 
 /** A parsed record, or undefined for anything that is not one (the file is then removed). */
-export function parseRegistry(text: string): RegistryRecord | undefined {
+function parseRegistry(text: string): RegistryRecord | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -3,6 +3,7 @@
 // envelope describes the error it is given; the error was scrubbed on its way out of the
 // handler (app/egress.ts), once, so nothing here scrubs it again.
 import type { Envelope } from "../../shared/contract";
+import { errorMessage } from "../../shared/unknown-value";
 
 /** A handler's argument did not have the contract's shape. */
 export class ArgumentError extends Error {
@@ -32,7 +33,7 @@ export function errorEnvelope(error: unknown): Envelope<never> {
     return { ok: false, error: { code: error.code, message: error.message, ...(error.details.length ? { details: error.details } : {}) } };
   }
   if (error instanceof ArgumentError) return { ok: false, error: { code: error.code, message: error.message } };
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return { ok: false, error: { code: "failed", message: message || "The operation failed." } };
 }
 

@@ -1,10 +1,7 @@
 // Small checks for handler arguments. Both transports carry untrusted JSON (a page could be
 // compromised), so every handler checks its argument before touching the core.
 import { ArgumentError } from "./envelope";
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from "../../shared/unknown-value";
 
 export function objectArg(channel: string, arg: unknown): Record<string, unknown> {
   if (!isPlainObject(arg)) throw new ArgumentError(`${channel} needs an object argument.`);
@@ -27,5 +24,12 @@ export function stringField(channel: string, arg: Record<string, unknown>, key: 
 export function booleanField(channel: string, arg: Record<string, unknown>, key: string): boolean {
   const value = arg[key];
   if (typeof value !== "boolean") throw new ArgumentError(`${channel} needs "${key}" as true or false.`);
+  return value;
+}
+
+/** `key` of `input` as a plain object; absent means {} (nothing filled in yet). */
+export function objectField(channel: string, input: Record<string, unknown>, key: string): Record<string, unknown> {
+  const value = input[key] ?? {};
+  if (!isPlainObject(value)) throw new ArgumentError(`${channel}: "${key}" must be an object.`);
   return value;
 }

@@ -9,10 +9,11 @@ import { trustProblem } from "../base/file-trust";
 import { writeFileSafeSync } from "../base/safe-write";
 import type { FormRule } from "../../shared/rules";
 import { MAX_FORM_PROPERTIES } from "../../shared/limits";
-import { namesCredential } from "../../forms/credential";
+import { isCredential } from "../../forms/credential";
+import { isPlainObject } from "../../shared/unknown-value";
 
 /** A person's rules fit in far less; past it the file is not a rules file. */
-export const MAX_RULES_FILE_BYTES = 1024 * 1024;
+const MAX_RULES_FILE_BYTES = 1024 * 1024;
 /** Rules kept at once: each is a form the person chose by hand. */
 export const MAX_RULES = 500;
 const FILE_VERSION = 1;
@@ -27,10 +28,6 @@ export interface ReadRules {
   stamp?: string;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function shortString(value: unknown, max: number): value is string {
   return typeof value === "string" && value.length > 0 && value.length <= max;
 }
@@ -43,8 +40,8 @@ function isFormValue(value: unknown): boolean {
 }
 
 /** The rule, or why it cannot be kept. */
-export function checkStoredRule(value: unknown): { ok: true; rule: FormRule } | { ok: false; reason: string } {
-  if (!isObject(value)) return { ok: false, reason: "not an object" };
+function checkStoredRule(value: unknown): { ok: true; rule: FormRule } | { ok: false; reason: string } {
+  if (!isPlainObject(value)) return { ok: false, reason: "not an object" };
   const v = value;
   if (!shortString(v.id, 100)) return { ok: false, reason: "no id" };
   if (v.type !== "form") return { ok: false, reason: `type "${String(v.type)}" is not kept in the file (only form rules last)` };
@@ -56,7 +53,7 @@ export function checkStoredRule(value: unknown): { ok: true; rule: FormRule } | 
   if (!Array.isArray(v.fields) || v.fields.length > MAX_FORM_PROPERTIES) return { ok: false, reason: "no field list" };
   const fields: FormRule["fields"] = [];
   for (const f of v.fields) {
-    if (!isObject(f) || !shortString(f.key, 200) || (f.title !== undefined && !shortString(f.title, 200))) return { ok: false, reason: "a field that is not {key, title}" };
+    if (!isPlainObject(f) || !shortString(f.key, 200) || (f.title !== undefined && !shortString(f.title, 200))) return { ok: false, reason: "a field that is not {key, title}" };
     fields.push(f.title !== undefined ? { key: f.key, title: f.title as string } : { key: f.key });
   }
   if (typeof v.createdAt !== "number" || !Number.isFinite(v.createdAt)) return { ok: false, reason: "no creation time" };
@@ -73,13 +70,13 @@ export function checkStoredRule(value: unknown): { ok: true; rule: FormRule } | 
   };
   if (v.tool !== undefined) rule.tool = v.tool as string;
   if (v.action === "accept") {
-    if (v.data !== undefined && !isObject(v.data)) return { ok: false, reason: "values that are not an object" };
+    if (v.data !== undefined && !isPlainObject(v.data)) return { ok: false, reason: "values that are not an object" };
     const data = (v.data ?? {}) as Record<string, unknown>;
     if (Object.keys(data).length > MAX_FORM_PROPERTIES) return { ok: false, reason: "too many values" };
     for (const [key, item] of Object.entries(data)) {
       if (!isFormValue(item)) return { ok: false, reason: `value "${key}" is not a form value` };
       const title = fields.find((f) => f.key === key)?.title;
-      if (namesCredential(key) || (title !== undefined && namesCredential(title))) return { ok: false, reason: `value "${key}" looks like a credential, which a rule never keeps` };
+      if (isCredential({ key, title })) return { ok: false, reason: `value "${key}" looks like a credential, which a rule never keeps` };
     }
     rule.data = { ...data };
   } else if (v.data !== undefined) {
@@ -120,14 +117,14 @@ export function readRulesFile(file: string): ReadRules {
   } catch (error) {
     return { rules: [], skipped: [], problem: `it is not JSON (${(error as Error).message})`, stamp };
   }
-  if (!isObject(parsed) || !Array.isArray(parsed.rules)) return { rules: [], skipped: [], problem: "it has no rules list", stamp };
+  if (!isPlainObject(parsed) || !Array.isArray(parsed.rules)) return { rules: [], skipped: [], problem: "it has no rules list", stamp };
   const rules: FormRule[] = [];
   const skipped: ReadRules["skipped"] = [];
   const ids = new Set<string>();
   for (const item of parsed.rules.slice(0, MAX_RULES)) {
     const checked = checkStoredRule(item);
     if (!checked.ok) {
-      skipped.push({ ...(isObject(item) && typeof item.id === "string" ? { id: item.id.slice(0, 100) } : {}), reason: checked.reason });
+      skipped.push({ ...(isPlainObject(item) && typeof item.id === "string" ? { id: item.id.slice(0, 100) } : {}), reason: checked.reason });
     } else if (ids.has(checked.rule.id)) {
       skipped.push({ id: checked.rule.id, reason: "a second rule with the same id" });
     } else {

@@ -5,11 +5,12 @@
 import { createHash } from "node:crypto";
 import { reduceFormSchema } from "../../forms/flat-schema";
 import { canonicalJson } from "./canonical";
+import { isPlainObject } from "../../shared/unknown-value";
 
 const PROSE = new Set(["description", "default"]);
 
 function withoutProse(property: unknown): unknown {
-  if (typeof property !== "object" || property === null || Array.isArray(property)) return property;
+  if (!isPlainObject(property)) return property;
   return Object.fromEntries(Object.entries(property).filter(([key]) => !PROSE.has(key)));
 }
 

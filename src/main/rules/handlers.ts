@@ -2,21 +2,19 @@
 // map. Arguments are untrusted page input: each is checked before the store sees it, and a rule is
 // only ever made from a question that is pending now.
 import { RULE_ACTIONS, RULE_SCOPES, type RuleAction, type RuleScope, type RulesInvokeMap } from "../../shared/rules";
+import type { HandlerMap } from "../../shared/contract";
 import { ArgumentError, HandlerError } from "../rpc/envelope";
-import { isPlainObject } from "../rpc/validate";
+import { defineHandlers } from "../rpc/handlers";
+import { noArg, objectArg } from "../rpc/validate";
 import type { Inbox } from "../inbox";
-import { InboxError } from "../inbox/errors";
+import { unknownQuestion } from "../inbox/errors";
 import { jsonBoundsProblem } from "../base/json-bounds";
 import { RuleRefusedError, type RuleStore } from "./store";
+import { isPlainObject } from "../../shared/unknown-value";
 
-export type RulesHandlers = { [C in keyof RulesInvokeMap]: (arg: unknown) => Promise<RulesInvokeMap[C][1]> };
+export type RulesHandlers = HandlerMap<RulesInvokeMap>;
 
 const MAX_ID = 512;
-
-function objectArg(channel: string, arg: unknown): Record<string, unknown> {
-  if (!isPlainObject(arg)) throw new ArgumentError(`${channel} needs an object argument.`);
-  return arg;
-}
 
 function idField(channel: string, input: Record<string, unknown>, key: string): string {
   const value = input[key];
@@ -26,7 +24,7 @@ function idField(channel: string, input: Record<string, unknown>, key: string): 
 
 function pendingEntry(inbox: Inbox, id: string) {
   const entry = inbox.get(id);
-  if (!entry) throw new InboxError("unknown-id", `No pending question has id "${id}": it was answered, withdrawn, or never asked.`);
+  if (!entry) throw unknownQuestion(id);
   return entry;
 }
 
@@ -40,9 +38,9 @@ function refusal<T>(run: () => T): T {
 }
 
 export function createRulesHandlers({ store, inbox }: { store: RuleStore; inbox: Inbox }): RulesHandlers {
-  return {
+  return defineHandlers<RulesInvokeMap>({
     "rules:list": async (arg) => {
-      if (arg !== undefined && arg !== null && !(isPlainObject(arg) && Object.keys(arg).length === 0)) throw new ArgumentError("rules:list takes no argument.");
+      noArg("rules:list", arg);
       return store.list();
     },
     "rules:offer": async (arg) => {
@@ -68,7 +66,7 @@ export function createRulesHandlers({ store, inbox }: { store: RuleStore; inbox:
       const input = objectArg("rules:remove", arg);
       return { removed: refusal(() => store.remove(idField("rules:remove", input, "id"))) };
     },
-  };
+  });
 }
 
 /** The channels when rules are not wired (tests that build handlers by hand): a plain refusal. */
@@ -76,5 +74,5 @@ export function rulesOffHandlers(): RulesHandlers {
   const off = async (): Promise<never> => {
     throw new HandlerError("rules-unavailable", "This companion session has no rules.");
   };
-  return { "rules:list": off, "rules:add": off, "rules:remove": off, "rules:offer": off };
+  return defineHandlers<RulesInvokeMap>({ "rules:list": off, "rules:add": off, "rules:remove": off, "rules:offer": off });
 }

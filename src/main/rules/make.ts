@@ -12,6 +12,7 @@ import { fieldsAsked } from "../../forms/fields-asked";
 import { isCredentialProperty } from "../../forms/credential";
 import { canonicalJson } from "./canonical";
 import { schemaFingerprint } from "./fingerprint";
+import { isPlainObject } from "../../shared/unknown-value";
 
 export type Made = { ok: true; rule: Rule } | { ok: false; reason: string };
 
@@ -32,10 +33,6 @@ const APPROVAL_KIND = "approval";
 const MAX_PROMPT_KEPT = 300;
 // Tool names that run commands, whatever the agent calls them; the action's own kind is checked too.
 const SHELL_NAME = /(?:^|[^a-z])(?:bash|shell|sh|zsh|powershell|pwsh|cmd|exec|terminal|command)(?:$|[^a-z])/i;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function refuse(reason: string): Made {
   return { ok: false, reason };
@@ -63,7 +60,7 @@ function kindProblem(entry: PendingEntry): string | undefined {
 /** The exact request an approval rule stands for: a hash of everything that says what would happen. */
 export function approvalKey(entry: PendingEntry): string | undefined {
   const data = entry.request.data;
-  if (entry.request.kind !== APPROVAL_KIND || !isObject(data)) return undefined;
+  if (entry.request.kind !== APPROVAL_KIND || !isPlainObject(data)) return undefined;
   if (typeof data.agent !== "string" || typeof data.tool !== "string" || !("input" in data) || data.inputOmitted) return undefined;
   return hash({
     asker: { server: entry.source.server ?? null, agent: entry.source.agent ?? null },
@@ -78,8 +75,8 @@ export function approvalKey(entry: PendingEntry): string | undefined {
 
 function approvalProblem(entry: PendingEntry): string | undefined {
   const data = entry.request.data;
-  if (!isObject(data) || typeof data.agent !== "string" || typeof data.tool !== "string") return "This permission prompt does not say which agent and tool ask.";
-  const posted = isObject(data.action) ? data.action.kind : undefined;
+  if (!isPlainObject(data) || typeof data.agent !== "string" || typeof data.tool !== "string") return "This permission prompt does not say which agent and tool ask.";
+  const posted = isPlainObject(data.action) ? data.action.kind : undefined;
   // The posted classification is the asker's say-so; the tool and input are judged here again.
   if (posted === "shell" || describeAction(data.tool, data.input).kind === "shell" || SHELL_NAME.test(data.tool)) {
     return "A shell command is always yours to allow: a rule never runs commands for you.";
@@ -95,7 +92,7 @@ export function offerFor(entry: PendingEntry): RuleOffer {
   if (problem) return { allowed: false, reason: problem, actions: [], scopes: [] };
   if (entry.request.kind === APPROVAL_KIND) return { allowed: true, actions: ["accept"], scopes: ["session"] };
   const schema = entry.request.data?.schema;
-  const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
+  const properties = isPlainObject(schema) && isPlainObject(schema.properties) ? schema.properties : {};
   const credentialFields = fieldsAsked(schema)
     .filter((f) => isCredentialProperty(f.key, properties[f.key]))
     .map((f) => f.title ?? f.key);
@@ -105,11 +102,11 @@ export function offerFor(entry: PendingEntry): RuleOffer {
 }
 
 function credentialIn(schema: unknown, data: Record<string, unknown>): string | undefined {
-  const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
+  const properties = isPlainObject(schema) && isPlainObject(schema.properties) ? schema.properties : {};
   for (const key of Object.keys(data)) {
     const property = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
     if (isCredentialProperty(key, property)) {
-      const title = isObject(property) && typeof property.title === "string" ? property.title : key;
+      const title = isPlainObject(property) && typeof property.title === "string" ? property.title : key;
       return title;
     }
   }

@@ -55,7 +55,7 @@ export function serveKeychain(load: () => unknown, port: HelperPort): void {
 
 /** The port over stdin and stdout, one JSON value per line; EOF on stdin (the companion exited,
  * or let the helper go) ends the helper at once, even while a call is stuck in native code. */
-export function stdioPort(): HelperPort {
+function stdioPort(): HelperPort {
   return {
     onMessage(handler) {
       let buffered = "";

@@ -25,7 +25,7 @@ export interface HelperChannel {
 export type HelperLauncher = (keytarPath: string) => HelperChannel;
 
 /** A keychain that answers nothing for this long is stuck (or waiting on a prompt no one sees). */
-export const KEYCHAIN_CALL_TIMEOUT_MS = 30_000;
+const KEYCHAIN_CALL_TIMEOUT_MS = 30_000;
 /** A helper with nothing to do for this long is let go. */
 export const KEYCHAIN_IDLE_MS = 15_000;
 /** Calls waiting behind the one running; more than this is a runaway caller. */
@@ -51,7 +51,7 @@ export function exitOnce(): { exit(why: string): void; onExit(handler: (why: str
 }
 
 /** The helper as `node -e` (plain Node: npm run serve, the CLI, tests). */
-export function nodeHelperLauncher(execPath = process.execPath): HelperLauncher {
+function nodeHelperLauncher(execPath = process.execPath): HelperLauncher {
   return (keytarPath) => {
     const child = spawn(execPath, ["-e", nodeHelperSource(), KEYCHAIN_HELPER_NAME, keytarPath], {
       stdio: ["pipe", "pipe", "ignore"],

@@ -7,6 +7,7 @@ import { createKeytarStore, type KeytarLike } from "./keytar-store";
 import { gatewayTokenFile, tokenFileStore } from "./gateway-token";
 import { createMemoryStore } from "./memory-store";
 import { SECRET_SERVICE, type SecretStore } from "./types";
+import { errorMessage } from "../../shared/unknown-value";
 
 export interface OpenOptions {
   service?: string;
@@ -47,7 +48,7 @@ export async function openSecretStore(options: OpenOptions = {}): Promise<Secret
     return createKeytarStore(keytar, service);
   } catch (error) {
     keytar?.close?.();
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     const memory = createMemoryStore(
       `no system keychain is available (${why}); secrets are kept in memory for this session only and must be set again after a restart` +
         (process.platform === "linux" ? " — install and unlock a Secret Service such as gnome-keyring" : ""),

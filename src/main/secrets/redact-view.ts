@@ -1,5 +1,5 @@
 // The import list shows each found server's command line or URL to the page, and the page never
-// sees a secret (DESIGN.md §3). Other clients' files often carry tokens inline (`--api-key=sk-…`,
+// sees a secret. Other clients' files often carry tokens inline (`--api-key=sk-…`,
 // `?token=…` in a URL); those parts are shown masked. Env and headers are never shown at all.
 // The config written by import keeps the real values: this is only what the page is told.
 
@@ -40,7 +40,8 @@ function maskUrl(text: string): string {
   return changed ? url.href.split(HOLD).join(MASK) : text;
 }
 
-function maskValue(value: string): string {
+/** One value (an argument, an env value) as the page may see it: token-shaped values, URL secrets and `Bearer x` masked. */
+export function redactValue(value: string): string {
   if (hasTokenPrefix(value)) return MASK;
   return maskUrl(value).replace(BEARER, (_m, scheme: string) => `${scheme} ${MASK}`);
 }
@@ -60,7 +61,7 @@ export function redactArgs(args: readonly string[]): string[] {
       out.push(`${arg.slice(0, eq)}=${MASK}`);
       continue;
     }
-    out.push(maskValue(arg));
+    out.push(redactValue(arg));
     if (arg.startsWith("-") && eq < 0 && keyIsSecret(arg) && i + 1 < args.length && !args[i + 1].startsWith("-")) {
       out.push(MASK);
       i++;

@@ -17,7 +17,7 @@
 // - Matching is case-sensitive and literal (secrets are), over the union of every occurrence:
 //   two secrets that overlap in a text are both hidden whole.
 
-import { isSecretName, looksLikeSecretValue } from "./secret-shape";
+import { isSecretPair } from "./secret-shape";
 
 export const REDACTED = "[redacted]";
 
@@ -25,7 +25,7 @@ export const REDACTED = "[redacted]";
 export const MIN_SECRET_LENGTH = 6;
 
 /** Registered strings (values and their encodings) kept at once; a config has a handful. */
-export const MAX_SCRUB_VALUES = 2048;
+const MAX_SCRUB_VALUES = 2048;
 
 /** Deeper than this a value is not walked but replaced whole: nothing arriving is this deep. */
 const MAX_WALK_DEPTH = 256;
@@ -124,7 +124,7 @@ export class SecretScrubber {
 
   /** A stdio server's env entry: registered when its name or its value says it is a secret. */
   registerEnv(name: string, value: string): void {
-    if (isSecretName(name) || looksLikeSecretValue(value)) this.register(value);
+    if (isSecretPair(name, value)) this.register(value);
     this.registerUrlPassword(value);
   }
 

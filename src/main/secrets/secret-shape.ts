@@ -1,7 +1,8 @@
 // The one pair of checks for secrets in configuration: whether a name (an env variable, a header,
 // a command-line flag, a URL query key) names a secret, and whether a value reads like one
-// whatever its name. The scrubber registers with them, the import view masks with them, and
-// import flags literal secrets in other apps' entries with them. Form fields have their own rule
+// whatever its name; isSecretPair joins them for an env variable or a header. The scrubber
+// registers with them, the import view and the server form mask with them, and import flags
+// literal secrets in other apps' entries with them. Form fields have their own rule
 // (src/forms/credential.ts), which these build on, so a name is never a credential in one place
 // and plain in another.
 import { identifierWords, namesCredential } from "../../forms/credential";
@@ -25,7 +26,7 @@ export function isSecretName(name: string): boolean {
 const TOKEN_PREFIX = /^(?:sk-|sk_|pk_|rk_|ghp_|gho_|ghs_|ghu_|ghr_|github_pat_|glpat-|xox[abpr]-|AKIA|ASIA|AIza|ya29\.|eyJ[A-Za-z0-9_-]{8,}\.)[A-Za-z0-9_\-.=]{8,}/;
 
 /** Bits per character of the value's own character distribution. */
-export function shannonEntropy(value: string): number {
+function shannonEntropy(value: string): number {
   const counts = new Map<string, number>();
   for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let bits = 0;
@@ -54,4 +55,9 @@ export function looksLikeSecretValue(value: string): boolean {
   if (bare.length < 16 || /[\s:;,]/.test(bare) || /^[/.~]/.test(bare)) return false;
   if (!/[0-9]/.test(bare) || !/[A-Za-z]/.test(bare)) return false;
   return shannonEntropy(bare) >= 3.5;
+}
+
+/** An env variable or a header that holds a secret: its name names one, or its value reads like one. */
+export function isSecretPair(name: string, value: string): boolean {
+  return isSecretName(name) || looksLikeSecretValue(value);
 }

@@ -22,7 +22,7 @@ afterAll(async () => {
   await companion?.close();
 });
 
-/** The first agent's POST, held open as §10 holds it: the response headers, then the Answer. */
+/** The first agent's POST, held open as /v1/requests holds it: the response headers, then the Answer. */
 function postAndWait(id: string, agent: string): { headers: Promise<IncomingMessage["headers"]>; answer: Promise<unknown> } {
   const body = JSON.stringify({ id, kind: "input", prompt: `Deploy ${id}?` });
   let onHeaders!: (h: IncomingMessage["headers"]) => void;

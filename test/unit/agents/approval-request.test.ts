@@ -34,7 +34,7 @@ describe("approvalRequest", () => {
         permissionMode: "default",
       },
     });
-    // What the agent posts passes the companion's own §10 check.
+    // What the agent posts passes the companion's own Request check (validate-request.ts).
     expect(checkRequest(JSON.parse(JSON.stringify(q))).ok).toBe(true);
   });
 

@@ -41,7 +41,7 @@ describe("reading hook input", () => {
   });
 });
 
-describe("answerToVerdict (§10 mapping)", () => {
+describe("answerToVerdict (the Answer mapping)", () => {
   it("allows only on ok: true for this very question", () => {
     expect(answerToVerdict({ id: "a", ok: true }, "a")).toEqual({ kind: "allow" });
     expect(answerToVerdict({ id: "b", ok: true }, "a").kind).toBe("none");

@@ -1,6 +1,8 @@
 import { describe, it, expect, beforeEach } from "vitest";
 import { Inbox, InboxError } from "../../../src/main/inbox";
-import { createHandlers, type CoreHandlers } from "../../../src/main/api/handlers";
+import { createInboxHandlers, type InboxHandlers } from "../../../src/main/inbox/handlers";
+import { createSettingsHandlers, type SettingsHandlers } from "../../../src/main/api/settings-handlers";
+import { createToolHandlers, type ToolHandlers } from "../../../src/main/mcp/tool-handlers";
 import { SettingsState, type Platform } from "../../../src/main/api/settings-state";
 import { errorEnvelope, toEnvelope } from "../../../src/main/rpc/envelope";
 import { createMemoryStore } from "../../../src/main/secrets";
@@ -9,7 +11,7 @@ import { standInSource } from "./stand-in-source";
 const schema = { type: "object", properties: { name: { type: "string" }, age: { type: "integer", minimum: 0 } }, required: ["name"] };
 
 let inbox: Inbox;
-let handlers: CoreHandlers;
+let handlers: InboxHandlers & ToolHandlers & SettingsHandlers;
 let opened: string[];
 let startAtLogin: boolean;
 let platform: Platform;
@@ -44,15 +46,11 @@ function setup(openExternal: Platform["openExternal"] = async (url) => void open
     },
   ]);
   const settings = new SettingsState(platform, secrets, () => true);
-  handlers = createHandlers({
-    inbox,
-    source: () => source,
-    servers: () => source.servers().map((s) => ({ ...s, tools: [] })),
-    settings,
-    platform,
-    secrets,
-    rotateToken: async () => `token-${++rotations}`,
-  });
+  handlers = {
+    ...createInboxHandlers({ inbox, openExternal: (url) => platform.openExternal(url) }),
+    ...createToolHandlers({ source: () => source }),
+    ...createSettingsHandlers({ settings, secrets, rotateToken: async () => `token-${++rotations}` }),
+  };
 }
 
 async function ask(request: Parameters<Inbox["waitFor"]>[0]) {

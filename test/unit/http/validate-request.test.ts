@@ -1,4 +1,4 @@
-// The §10 Request check for /v1/requests: days that do not exist, and bounds on what is kept.
+// The Request check for /v1/requests: days that do not exist, and bounds on what is kept.
 import { describe, expect, it } from "vitest";
 import { checkPostedRequest as checkRequest, isRfc3339 } from "../../../src/main/gateway";
 import { MAX_PROMPT_LENGTH, MAX_URL_LENGTH } from "../../../src/shared/limits";

@@ -9,6 +9,7 @@ import { isAbsolute } from "node:path";
 import { pathToFileURL } from "node:url";
 import { trustProblem } from "../../base/file-trust";
 import { McpConfigError, parseConfigText } from "../../base/config-text";
+import { isPlainObject } from "../../../shared/unknown-value";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Keys a bare server map may carry that are not servers (toolnexus config sections). */
@@ -100,7 +101,6 @@ export interface ParseOptions {
 }
 
 type Raw = Record<string, unknown>;
-const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** True when the object looks like one server rather than a map of servers. */
 const looksLikeServer = (value: Raw) => SERVER_KEYS.some((k) => k in value);
@@ -111,13 +111,13 @@ const looksLikeServer = (value: Raw) => SERVER_KEYS.some((k) => k in value);
  * The one locator: reading (serverMap) and editing (edit.ts, import) both follow it.
  */
 export function serverMapPath(config: unknown): string[] {
-  if (!isObject(config)) return ["mcpServers"];
+  if (!isPlainObject(config)) return ["mcpServers"];
   for (const key of WRAPPER_KEYS) {
     if (!(key in config)) continue;
     const inner = config[key];
     // opencode's newer layout (and VS Code's settings.json) nest the map one level down:
     // `mcp: { servers: { … } }`. A server that is itself named "servers" has a command or url.
-    if (key === "mcp" && isObject(inner) && isObject(inner.servers) && !looksLikeServer(inner.servers)) return ["mcp", "servers"];
+    if (key === "mcp" && isPlainObject(inner) && isPlainObject(inner.servers) && !looksLikeServer(inner.servers)) return ["mcp", "servers"];
     return [key];
   }
   return Object.keys(config).length > 0 ? [] : ["mcpServers"];
@@ -125,20 +125,20 @@ export function serverMapPath(config: unknown): string[] {
 
 /** Finds the server map inside any supported shape. */
 function serverMap(config: unknown): Raw {
-  if (!isObject(config)) {
+  if (!isPlainObject(config)) {
     const shape = Array.isArray(config) ? "an array" : config === null ? "null" : `a ${typeof config}`;
     throw new McpConfigError(`MCP config must be an object of servers (under "mcpServers", "servers" or "mcp"), not ${shape}.`);
   }
   const [key, nested] = serverMapPath(config);
   if (key !== undefined && key in config) {
     const inner = config[key];
-    if (!isObject(inner)) {
+    if (!isPlainObject(inner)) {
       throw new McpConfigError(`MCP config "${key}" must be an object mapping server names to servers.`);
     }
     return nested === undefined ? inner : (inner[nested] as Raw);
   }
   const entries = Object.entries(config).filter(([k]) => !RESERVED_KEYS.has(k));
-  if (entries.length > 0 && !entries.some(([, v]) => isObject(v))) {
+  if (entries.length > 0 && !entries.some(([, v]) => isPlainObject(v))) {
     throw new McpConfigError(
       `MCP config has no recognisable servers: expected "mcpServers", "servers", "mcp", or a map of server objects; found keys ${entries
         .map(([k]) => JSON.stringify(k))
@@ -206,7 +206,7 @@ function inputInfo(raw: Raw): Map<string, InputSpec> {
   const map = new Map<string, InputSpec>();
   if (!Array.isArray(raw.inputs)) return map;
   for (const input of raw.inputs) {
-    if (isObject(input) && typeof input.id === "string") {
+    if (isPlainObject(input) && typeof input.id === "string") {
       map.set(input.id, {
         id: input.id,
         ...(typeof input.description === "string" ? { description: input.description } : {}),
@@ -241,7 +241,7 @@ function envResolver(field: string, env: Record<string, string | undefined>, inp
 }
 
 /** KEY=VALUE lines as VS Code and Cursor read an `envFile`: `#` comments, optional `export`, quotes. */
-export function parseEnvFile(text: string): Record<string, string> {
+function parseEnvFile(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const rawLine of text.split(/\r?\n/)) {
     const line = rawLine.trim();
@@ -279,7 +279,7 @@ function readEnvFile(path: string): Record<string, string> {
 
 function stringMap(value: unknown, what: string): Record<string, string> {
   if (value === undefined) return {};
-  if (!isObject(value)) throw new Error(`${what} must be an object of strings`);
+  if (!isPlainObject(value)) throw new Error(`${what} must be an object of strings`);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) {
     if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") {
@@ -293,7 +293,7 @@ function stringMap(value: unknown, what: string): Record<string, string> {
 /** `oauth: { clientId, clientSecret?, scopes? }`: a pre-registered OAuth client; `${VAR}` expands. */
 function oauthClient(value: unknown, text: (value: string, field: string) => string): RemoteServerConfig["oauth"] {
   if (value === undefined) return undefined;
-  if (!isObject(value)) throw new Error("oauth must be an object { clientId, clientSecret?, scopes? }");
+  if (!isPlainObject(value)) throw new Error("oauth must be an object { clientId, clientSecret?, scopes? }");
   if (typeof value.clientId !== "string" || value.clientId === "") throw new Error("oauth.clientId must be a non-empty string");
   if (value.clientSecret !== undefined && typeof value.clientSecret !== "string") throw new Error("oauth.clientSecret must be a string");
   const scopes = value.scopes;
@@ -376,7 +376,7 @@ function parseServer(name: string, raw: Raw, options: ParseOptions): ServerConfi
   } else if (typeof raw.command === "string" && raw.command.trim() !== "") {
     command = raw.command;
     args = raw.args === undefined ? [] : stringList(raw.args);
-  } else if (isObject(raw.command) && typeof raw.command.path === "string" && raw.command.path.trim() !== "") {
+  } else if (isPlainObject(raw.command) && typeof raw.command.path === "string" && raw.command.path.trim() !== "") {
     // Zed's older settings: `command: { path, args, env }`.
     command = raw.command.path;
     args = raw.command.args === undefined ? [] : stringList(raw.command.args);
@@ -428,7 +428,7 @@ function stringList(value: unknown): string[] {
 
 /** Why an entry of the server map is not a server, or undefined when it is one. */
 function notAServer(raw: unknown): string | undefined {
-  if (!isObject(raw)) {
+  if (!isPlainObject(raw)) {
     const shape = Array.isArray(raw) ? "a list" : raw === null ? "null" : `a ${typeof raw}`;
     return `not a server (${shape}, not an object with a \`command\` or a \`url\`)`;
   }
@@ -477,7 +477,7 @@ export function rawServerMap(config: unknown): Raw {
   return serverMap(config);
 }
 
-/** `sanitize(x) = x.replace(/[^a-zA-Z0-9_-]/g, "_")` — the tool-name rule of the seeds. */
+/** `sanitize(x) = x.replace(/[^a-zA-Z0-9_-]/g, "_")`: a server's or a tool's name as a part of a listed name (`server_tool`). */
 export function sanitize(name: string): string {
   return name.replace(/[^a-zA-Z0-9_-]/g, "_");
 }

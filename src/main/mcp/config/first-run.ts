@@ -31,7 +31,7 @@ export async function firstRunInfo(configPath: string): Promise<FirstRunInfo> {
  * The demo server's file: src/demo/demo-server.mjs, found upwards from this module (it runs from
  * src/main/mcp in tests and from out/<app>/ when built; the packaged app ships src/demo).
  */
-export function demoServerPath(from: string = dirname(fileURLToPath(import.meta.url))): string | undefined {
+function demoServerPath(from: string = dirname(fileURLToPath(import.meta.url))): string | undefined {
   let dir = from;
   for (let i = 0; i < 6; i++) {
     const candidate = join(dir, "src", "demo", "demo-server.mjs");

@@ -5,13 +5,16 @@
 // then not written, short of the file changing between the check and the write.
 import { readFile } from "node:fs/promises";
 import type { ServerView } from "../../../shared/types";
+import type { HandlerMap, ServerManagementInvokeMap } from "../../../shared/contract";
 import type { ServerSaveResult } from "../../../shared/server-form";
 import { rawServerMap } from "./config";
 import { parseConfigText } from "../../base/config-text";
 import { addServer, ConfigEditError, editConfigFile, editServer } from "./edit";
 import { checkServerForm, formOfEntry, type CheckedForm } from "./server-form";
 import { ArgumentError, HandlerError } from "../../rpc/envelope";
-import { isPlainObject, objectArg, stringField } from "../../rpc/validate";
+import { defineHandlers } from "../../rpc/handlers";
+import { objectArg, stringField } from "../../rpc/validate";
+import { isPlainObject } from "../../../shared/unknown-value";
 
 const MAX_NAME = 200;
 
@@ -52,7 +55,10 @@ class Refused extends Error {
   }
 }
 
-export function createFormHandlers(deps: FormHandlerDeps) {
+export type FormChannel = "servers:entry" | "servers:save";
+export type FormHandlers = HandlerMap<Pick<ServerManagementInvokeMap, FormChannel>>;
+
+export function createFormHandlers(deps: FormHandlerDeps): FormHandlers {
   const refused = (fieldErrors: Record<string, string[]>): ServerSaveResult => ({ saved: false, fieldErrors, storedSecrets: [], servers: deps.servers() });
   const edit = (checked: CheckedForm, original: string | undefined) => (text: string) =>
     original === undefined ? addServer(text, checked.name, checked.fields) : editServer(text, original, checked.fields);
@@ -93,7 +99,7 @@ export function createFormHandlers(deps: FormHandlerDeps) {
     return { saved: true, fieldErrors: {}, storedSecrets: checked.secrets.map((s) => s.name), servers: deps.servers() };
   };
 
-  return {
+  return defineHandlers<Pick<ServerManagementInvokeMap, FormChannel>>({
     async "servers:entry"(arg: unknown) {
       const name = stringField("servers:entry", objectArg("servers:entry", arg), "name", MAX_NAME);
       deps.notSessionOnly(name);
@@ -108,5 +114,5 @@ export function createFormHandlers(deps: FormHandlerDeps) {
       saving = run.catch(() => {});
       return run;
     },
-  };
+  });
 }

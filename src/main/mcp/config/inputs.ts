@@ -4,7 +4,7 @@
 // the SecretStore under `input.<server>.<id>`, never in the config file. Both password and plain
 // inputs go there: one place the person can see, change or delete them (Settings → Secrets), and
 // every stored value is registered with the log scrubber. This is not a server's elicitation
-// (DESIGN.md §1: a server's form never collects credentials): the companion asks for a value the
+// (a server's form must not collect credentials: forms/credential.ts warns of one that asks): the companion asks for a value the
 // person's own config refers to, like setting a secret in Settings, and the prompt says so.
 import { createHash, randomUUID } from "node:crypto";
 import type { Request } from "../../../shared/types";
@@ -58,7 +58,7 @@ export function referencedInputs(config: ServerConfig): string[] {
   return [...ids];
 }
 
-export class InputNeeded extends Error {
+class InputNeeded extends Error {
   constructor(spec: InputSpec, why: string) {
     super(`needs input ${spec.id}${spec.description ? `: ${spec.description}` : ""} (${why})`);
     this.name = "InputNeeded";

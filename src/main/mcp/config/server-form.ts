@@ -4,10 +4,11 @@
 // for whatever a person typed that the config could not run. Pure: no file, no keychain.
 import { isAbsolute } from "node:path";
 import type { ServerFormPair, ServerFormValue } from "../../../shared/server-form";
-import { redactArgs, redactUrl } from "../../secrets/redact-view";
-import { looksLikeSecretValue } from "../../secrets/secret-shape";
+import { redactArgs, redactUrl, redactValue } from "../../secrets/redact-view";
+import { isSecretPair } from "../../secrets/secret-shape";
 import { SECRET_NAME } from "../../secrets/types";
 import type { ServerFields } from "./edit";
+import { isPlainObject } from "../../../shared/unknown-value";
 
 type Raw = Record<string, unknown>;
 
@@ -22,18 +23,20 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const REFERENCE = /\$\{[^}]*\}/;
 
-const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 const strings = (v: unknown): Record<string, string> =>
-  isObject(v) ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string")) : {};
+  isPlainObject(v) ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string")) : {};
 
 /** Replaces the secrets the app knows (the scrubber's `[redacted]`); identity in pure tests. */
 export type Scrub = (text: string) => string;
 
-/** An env value the page may see: a `${…}` reference, or a literal that does not look like a secret. */
+/**
+ * An env value the page may see: a `${…}` reference, or a literal that is no secret by the one
+ * env/header check (secret-shape.ts) and that the page's mask would leave as it is.
+ */
 function envShown(name: string, value: string, scrub: Scrub): boolean {
   if (scrub(value) !== value) return false;
   if (REFERENCE.test(value)) return true;
-  return redactArgs([`${name}=${value}`])[0] === `${name}=${value}` && !looksLikeSecretValue(value);
+  return !isSecretPair(name, value) && redactValue(value) === value;
 }
 
 const rawArgs = (raw: Raw): string[] => (Array.isArray(raw.args) ? raw.args.filter((a): a is string => typeof a === "string") : []);
@@ -81,7 +84,7 @@ export function formOfEntry(name: string, raw: Raw, scrub: Scrub = (t) => t): Se
 }
 
 /** The keychain entry a header's value goes to: `<server>.<header>`, in the letters a secret name may use. */
-export function headerSecretName(server: string, header: string): string {
+function headerSecretName(server: string, header: string): string {
   let name = `${server}.${header}`.replace(/[^A-Za-z0-9_.-]/g, "_");
   if (!/^[A-Za-z_]/.test(name)) name = `_${name}`;
   return name.slice(0, 128);
@@ -108,8 +111,8 @@ export interface FormContext {
 export function checkServerForm(input: unknown, context: FormContext): CheckedForm {
   const errors: Record<string, string[]> = {};
   const fail = (key: string, message: string) => (errors[key] ??= []).push(message);
-  const value = isObject(input) ? input : {};
-  if (!isObject(input)) fail("", "The form's values did not arrive.");
+  const value = isPlainObject(input) ? input : {};
+  if (!isPlainObject(input)) fail("", "The form's values did not arrive.");
   const text = (key: string, v: unknown, max = MAX_TEXT, where = key): string => {
     if (v === undefined || v === null) return "";
     if (typeof v !== "string") return (fail(where, "Must be text."), "");
@@ -131,10 +134,10 @@ export function checkServerForm(input: unknown, context: FormContext): CheckedFo
     else if (name.length > MAX_NAME) fail("name", `At most ${MAX_NAME} characters.`);
     else if (CONTROL.test(name)) fail("name", "Letters, digits, spaces and punctuation only.");
     else if (Object.prototype.hasOwnProperty.call(context.servers, name)) fail("name", `A server named "${name}" already exists: pick another name, or edit that one.`);
-  } else if (!isObject(context.servers[name])) {
+  } else if (!isPlainObject(context.servers[name])) {
     fail("", `The config file no longer has a server named "${name}".`);
   }
-  const old = isObject(context.servers[name]) && context.original !== undefined ? (context.servers[name] as Raw) : {};
+  const old = isPlainObject(context.servers[name]) && context.original !== undefined ? (context.servers[name] as Raw) : {};
   const shown = shownToFile(old, context.scrub ?? ((t) => t));
   const unmasked = (v: string) => shown.get(v) ?? v;
   const kind = value.kind;
@@ -146,7 +149,7 @@ export function checkServerForm(input: unknown, context: FormContext): CheckedFo
     const secrets: CheckedForm["secrets"] = [];
     rows(key).forEach((row, i) => {
       const at = `${key}.${i}`;
-      if (!isObject(row)) return fail(at, "Must be a name and a value.");
+      if (!isPlainObject(row)) return fail(at, "Must be a name and a value.");
       const k = text(`${at}.name`, row.name, 256);
       const v = text(`${at}.value`, row.value, MAX_VALUE);
       const keep = row.kept === true && v === "";
