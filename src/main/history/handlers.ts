@@ -4,7 +4,8 @@ import type { HistoryInvokeMap } from "../../shared/history";
 import { ArgumentError, HandlerError } from "../rpc/envelope";
 import { isPlainObject } from "../rpc/validate";
 import type { HistoryRecorder } from "./recorder";
-import { HistoryUnavailableError, type HistoryStore } from "./store";
+import { HistoryUnavailableError } from "./db";
+import type { HistoryStore } from "./store";
 import { HISTORY_OUTCOMES, MAX_HISTORY_DAYS, type HistoryInfo, type HistoryOutcome, type HistoryPage, type HistoryQuery } from "./types";
 
 export type HistoryHandlers = { [C in keyof HistoryInvokeMap]: (arg: unknown) => Promise<HistoryInvokeMap[C][1]> };
