@@ -4,7 +4,8 @@
 // server started, stopped or restarted on its own while the others keep their connections.
 import type { ServerStatus } from "../../shared/types";
 import { readConfigFile } from "./config/file";
-import { parseConfig, type ServerConfig } from "./config/config";
+import type { ServerConfig } from "./config/config";
+import { parseConfig } from "./config/parse";
 import { diffServers, watchConfig, type ConfigWatch } from "./config/watch";
 import type { ServerConnection } from "./connection/connection";
 import { isLiveRefusal } from "./connection/era";
