@@ -21,7 +21,8 @@ import { CallbackHub, createAuth, startCallbackListener } from "../auth";
 import { readWhoAnswers, whoAnswersFor, type WhoAnswersSetting } from "../gateway/who-answers";
 import type { WhoAnswers } from "../gateway/tool-server";
 import { parseConfig, type SkippedEntry } from "../mcp/config/parse";
-import { superviseSource, type RuntimeSource } from "../mcp/supervisor";
+import { superviseSource } from "../mcp/supervisor";
+import type { RuntimeSource } from "../mcp/supervision";
 import { CONFIG_ERROR_ENTRY, listChangeNotifier, ServerViews } from "../mcp/server-views";
 import { SERVERS_EVENT_INTERVAL_MS } from "../../shared/limits";
 
