@@ -7,7 +7,7 @@
 //   npx tsx bench/server-events.ts [--events 4000]
 import { performance } from "node:perf_hooks";
 import { createCore } from "../src/main/app/core";
-import type { RuntimeSource } from "../src/main/mcp/supervisor";
+import type { RuntimeSource } from "../src/main/mcp/supervision";
 import { browserPlatform } from "../src/main/app/serve";
 import { fixed, formatTable } from "./lib/table";
 

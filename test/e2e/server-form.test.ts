@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium, repoRoot, type App } from "./harness";
 import { DESKTOP, SHOTS, ensureRenderer, shootAll, startFromFile, useHome } from "./config-app";
-import { rawServerMap } from "../../src/main/mcp/config/config";
+import { rawServerMap } from "../../src/main/mcp/config/parse";
 import { parseConfigText } from "../../src/main/base/config-text";
 import { createMemoryStore } from "../../src/main/secrets/memory-store";
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ArgumentError } from "../../src/main/rpc/envelope";
 import { createServerManagementHandlers } from "../../src/main/mcp/server-handlers";
-import { parseConfig } from "../../src/main/mcp/config/config";
+import { parseConfig } from "../../src/main/mcp/config/parse";
 import { parseConfigText } from "../../src/main/base/config-text";
 
 const FILE = '{\n  // kept\n  "mcpServers": { "a": { "command": "node" } }\n}\n';

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { COMMANDS, main, USAGE } from "../../src/main/cli/main";
 import { HistoryStore } from "../../src/main/history/store";
-import { parseConfig } from "../../src/main/mcp/config/config";
+import { parseConfig } from "../../src/main/mcp/config/parse";
 import { parseConfigText } from "../../src/main/base/config-text";
 import { fixturesDir } from "../fixtures";
 import { BIN, cli, ROOT, startUntil, tempHome, type TempHome } from "../helpers/cli";

@@ -4,7 +4,8 @@
 // agent's logging level reaches the legacy server beside it but is never tried on the modern one.
 import { afterEach, describe, expect, it } from "vitest";
 import { startMcp } from "../../src/main/mcp/source";
-import { superviseSource, type RuntimeSource } from "../../src/main/mcp/supervisor";
+import { superviseSource } from "../../src/main/mcp/supervisor";
+import type { RuntimeSource } from "../../src/main/mcp/supervision";
 import type { ServerStatus } from "../../src/shared/types";
 import { everythingStdioCommand, startHttpFixture, type RunningHttpServer } from "../fixtures";
 import { connectAgent, startCompanion } from "./gateway-harness";

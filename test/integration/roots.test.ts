@@ -3,7 +3,7 @@
 // and re-asks only on notifications/roots/list_changed, as server-filesystem does (the interop
 // suite runs the real one).
 import { afterEach, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/main/mcp/config/config";
+import { parseConfig } from "../../src/main/mcp/config/parse";
 import { fixtureCommand } from "../fixtures";
 import { startCompanion, type Companion } from "./gateway-harness";
 import { textOfV1, v1Agent } from "./v1-agent";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/main/mcp/config/config";
+import { parseConfig } from "../../src/main/mcp/config/parse";
 import { parseConfigText } from "../../src/main/base/config-text";
 
 const run = promisify(execFile);

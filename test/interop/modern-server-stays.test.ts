@@ -5,7 +5,8 @@
 // the companion gave up on it. Three minutes: longer than five such restarts took.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCompanion, type Companion } from "../integration/gateway-harness";
-import { superviseSource, type RuntimeSource, type Supervisor } from "../../src/main/mcp/supervisor";
+import { superviseSource, type Supervisor } from "../../src/main/mcp/supervisor";
+import type { RuntimeSource } from "../../src/main/mcp/supervision";
 import { scratchDir, startBackend, type Backend } from "./harness";
 import { outputOf } from "../helpers/tool-output";
 

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCompanion, nextQuestion, type Companion } from "../integration/gateway-harness";
 import type { PendingEntry } from "../../src/shared/types";
-import { superviseSource, type RuntimeSource, type Supervisor } from "../../src/main/mcp/supervisor";
+import { superviseSource, type Supervisor } from "../../src/main/mcp/supervisor";
+import type { RuntimeSource } from "../../src/main/mcp/supervision";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/main/mcp/config/config";
+import { parseConfig } from "../../src/main/mcp/config/parse";
 import { parseConfigText } from "../../src/main/base/config-text";
 import { addServer, ConfigEditError, editConfigFile, editServer, removeServer, setServerEnabled } from "../../src/main/mcp/config/edit";
 

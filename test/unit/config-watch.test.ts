@@ -4,7 +4,7 @@ import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/main/mcp/config/config";
+import { parseConfig } from "../../src/main/mcp/config/parse";
 import { diffServers, watchConfig, type ConfigWatch } from "../../src/main/mcp/config/watch";
 
 const servers = (map: Record<string, unknown>) => parseConfig({ mcpServers: map }).servers;

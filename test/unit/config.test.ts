@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { expandHeaders, parseConfig, sanitize } from "../../src/main/mcp/config/config";
+import { sanitize } from "../../src/main/mcp/config/config";
+import { parseConfig } from "../../src/main/mcp/config/parse";
+import { expandHeaders } from "../../src/main/mcp/config/references";
 import { McpConfigError } from "../../src/main/base/config-text";
 
 describe("parseConfig", () => {
@@ -186,7 +188,7 @@ describe("parseConfig: variables", () => {
     const { servers, invalid } = parseConfig({ mcpServers: { a: { command: "x", env: { K: "${secret:gh}" } }, b: { command: "x", args: ["${secret:gh}"] } } }, { env });
     expect(servers[0]).toMatchObject({ env: { K: "${secret:gh}" } });
     expect(invalid[0].error).toBe('server "b": args[0] uses ${secret:gh}, which is read in env and headers only');
-    const { expandEnvSecrets } = await import("../../src/main/mcp/config/config");
+    const { expandEnvSecrets } = await import("../../src/main/mcp/config/references");
     expect(await expandEnvSecrets({ K: "${secret:gh}", L: "plain" }, async (n) => (n === "gh" ? "ghp_x" : undefined))).toEqual({ K: "ghp_x", L: "plain" });
     await expect(expandEnvSecrets({ K: "${secret:nope}" }, async () => undefined)).rejects.toThrow('env K needs the secret "nope", which is not set in the keychain');
   });

@@ -1,7 +1,9 @@
 // VS Code `${input:ID}`: found in env, args and headers, asked once as a one-field Inbox form
 // (masked for a password), kept in the SecretStore under a stable name, never asked again.
 import { describe, expect, it } from "vitest";
-import { expandHeaders, parseConfig, type ServerConfig } from "../../src/main/mcp/config/config";
+import type { ServerConfig } from "../../src/main/mcp/config/config";
+import { parseConfig } from "../../src/main/mcp/config/parse";
+import { expandHeaders } from "../../src/main/mcp/config/references";
 import { inputRequest, inputSecretName, referencedInputs, resolveInputs, substituteInputs, withInputs } from "../../src/main/mcp/config/inputs";
 import type { LoadOptions } from "../../src/main/mcp/types";
 import { createMemoryStore } from "../../src/main/secrets/memory-store";

@@ -1,7 +1,7 @@
 // The restart policy alone: waits that double up to a cap, a crash loop after N failures within
 // a window, failures outside the window forgotten, a server that stayed up starting afresh.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BACKOFF, RestartPolicy } from "../../src/main/mcp/supervisor";
+import { DEFAULT_BACKOFF, RestartPolicy } from "../../src/main/mcp/restart-policy";
 
 const options = { initialMs: 1000, maxMs: 60_000, stableMs: 60_000, crashLoopFailures: 5, windowMs: 5 * 60_000 };
 

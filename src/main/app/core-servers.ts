@@ -4,7 +4,8 @@
 import type { ServerView } from "../../shared/types";
 import { SERVERS_EVENT_INTERVAL_MS } from "../../shared/limits";
 import { startMcp, type LiveSource, type LoadOptions, type StartedMcp } from "../mcp/source";
-import { superviseSource, type RuntimeSource, type Supervisor } from "../mcp/supervisor";
+import { superviseSource, type Supervisor } from "../mcp/supervisor";
+import { type RuntimeSource } from "../mcp/supervision";
 import { listChangeNotifier, ServerViews } from "../mcp/server-views";
 import type { EventHub } from "./core-events";
 import type { Egress } from "./egress";

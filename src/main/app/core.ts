@@ -19,7 +19,7 @@ import { CallbackHub, createAuth, startCallbackListener } from "../auth";
 import { readWhoAnswers, whoAnswersFor, type WhoAnswersSetting } from "../gateway/who-answers";
 import type { WhoAnswers } from "../gateway/tool-server";
 import { createGatewayRoute, createRequestsRoute, type GatewayRoute, type RequestsRoute } from "../gateway";
-import { parseConfig, type SkippedEntry } from "../mcp/config/config";
+import { parseConfig, type SkippedEntry } from "../mcp/config/parse";
 import { CONFIG_ERROR_ENTRY } from "../mcp/server-views";
 import { createEvents, type CoreEvents, type EventHub } from "./core-events";
 import { coreHandlers } from "./core-handlers";

@@ -16,6 +16,7 @@ import { openSecretStore, SecretScrubber } from "../secrets";
 import { scrubbedLog } from "./egress";
 import { defaultHistoryPath } from "../history";
 import { defaultRulesPath } from "../rules";
+import { errorMessage } from "../../shared/unknown-value";
 
 // out/main/index.js → the app root holds out/renderer, out/preload and out/assets.
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -40,7 +41,7 @@ void runDesktopApp({
     try {
       claim = await claimPort(args.port ?? DEFAULT_PORT);
     } catch (error) {
-      log(`gateway: not started (${error instanceof Error ? error.message : String(error)})`);
+      log(`gateway: not started (${errorMessage(error)})`);
     }
     // Before any server starts: end what a crashed predecessor left, and start the watchdog that
     // ends our servers if this process dies without closing them (process/orphan-guard.ts).
@@ -54,7 +55,7 @@ void runDesktopApp({
         log(`gateway: agents reach the companion at ${server.url}/mcp`);
       } catch (error) {
         await claim.release();
-        log(`gateway: not started (${error instanceof Error ? error.message : String(error)})`);
+        log(`gateway: not started (${errorMessage(error)})`);
       }
     }
     return core;

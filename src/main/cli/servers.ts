@@ -9,7 +9,7 @@ import { openSecretStore } from "../secrets";
 import type { ImportPlan, PlannedServer } from "../client-configs/plan";
 import type { Source } from "../client-configs/types";
 import { resolveConfigPath } from "../mcp/config/file";
-import { parseConfig, rawServerMap } from "../mcp/config/config";
+import { parseConfig, rawServerMap } from "../mcp/config/parse";
 import { terminalJson } from "../base/terminal-text";
 import { complainer, errText, field, out, outJson } from "./print";
 import { EDIT_USAGE, runServerEdit } from "./servers-edit";

@@ -2,7 +2,7 @@
 // Cursor's file, `"Authorization": "Bearer sk-…"`): import flags them by the one pair of checks
 // (secrets/secret-shape.ts) and, unless the person keeps them literal, moves each value into the
 // keychain and writes `${secret:NAME}` in its place, so the companion's own file holds none.
-import { findReferences } from "../mcp/config/config";
+import { findReferences } from "../mcp/config/references";
 import { isSecretPair } from "../secrets/secret-shape";
 import { SECRET_NAME } from "../secrets/types";
 import type { CompanionEntry } from "./types";

@@ -3,7 +3,7 @@
 // found in several clients is imported once with every source listed; different servers that
 // share a name are kept apart visibly (`github`, `github@cursor`), never merged.
 import { applyEdits, modify } from "jsonc-parser";
-import { rawServerMap, serverMapPath } from "../mcp/config/config";
+import { rawServerMap, serverMapPath } from "../mcp/config/parse";
 import type { FileReport } from "./index";
 import { literalSecrets, type LiteralSecret } from "./literal-secrets";
 import type { CompanionEntry, FoundServer, SkippedServer, Source } from "./types";

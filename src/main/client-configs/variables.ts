@@ -1,5 +1,5 @@
 // Each client's variable syntax, rewritten into the companion's own (`${VAR}`, `${VAR:-default}`,
-// `${input:ID}`; see findReferences in src/main/mcp/config/config.ts). A reference stays a reference:
+// `${input:ID}`; see findReferences in src/main/mcp/config/references.ts). A reference stays a reference:
 // import never writes the value of an environment variable or a secret into the companion's file;
 // the companion reads the variable when it starts the server. What the companion cannot resolve
 // (VS Code's `${command:…}`, Windsurf's `${file:…}`, `${workspaceFolder}` outside a workspace)

@@ -201,7 +201,7 @@ async function closeCore(core: DesktopCore, timeoutMs: number, log: (line: strin
   try {
     await Promise.race([core.close(), timeout]);
   } catch (error) {
-    log(`desktop: closing the core failed: ${error instanceof Error ? error.message : String(error)}`);
+    log(`desktop: closing the core failed: ${errorMessage(error)}`);
   } finally {
     clearTimeout(timer);
   }

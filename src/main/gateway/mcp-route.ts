@@ -2,21 +2,19 @@
 // agent connection, so the server can reach the agent (progress, list_changed) while a call is
 // open. Mounted on the app's loopback listener, which checks Host, Origin and the bearer token
 // before a request gets here. A plain tools/call takes the short path in direct-call.ts (a JSON
-// answer); everything else goes through the SDK's transport.
-import { randomUUID } from "node:crypto";
+// answer); everything else goes through the SDK's transport. The sessions themselves are
+// mcp-sessions.ts's.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import { SUPPORTED_PROTOCOL_VERSIONS, type RequestId } from "@modelcontextprotocol/server";
 import type { McpSource } from "../mcp/types";
 import { readBody } from "../http/body";
 import { jsonBoundsProblem } from "../base/json-bounds";
-import type { Refusal, Route, RouteAuth } from "../http/listener";
+import type { Route, RouteAuth } from "../http/listener";
+import type { Refusal } from "../http/replies";
 import { CONNECTION_REFUSED, INVALID_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND, sendJsonRpcError } from "./jsonrpc-errors";
-import { createToolServer, type ToolServer, type WhoAnswers } from "./tool-server";
+import type { WhoAnswers } from "./tool-server";
+import { createSessions } from "./mcp-sessions";
 import type { AgentOutbound } from "./outbound";
-import { Catalog } from "./catalog";
-import { EventBudget, SessionEvents } from "./event-store";
-import { SessionCaps } from "./session-caps";
 import { boundStreamWrites } from "./stream-bound";
 import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
 import { gatewayChallenge, refusalMessage } from "./token-refusal";
@@ -25,9 +23,9 @@ import { isPlainObject } from "../../shared/unknown-value";
 
 export interface GatewayOptions {
   source: McpSource;
-  log?: (line: string) => void;
   /** What every message to an agent passes first (the app's egress scrubs known secrets; app/egress.ts). */
   outbound: AgentOutbound;
+  log?: (line: string) => void;
   /** Reported to agents as the server version. */
   version?: string;
   /**
@@ -54,24 +52,11 @@ export interface GatewayOptions {
   pollAfterMs?: number;
 }
 
-/** The `retry` an agent is told on each event stream: how soon to reconnect when it closes (SEP-1699). */
-const RETRY_MS = 1000;
-
 export interface GatewayRoute extends Route {
   /** Open agent sessions, for the settings view and tests. */
   sessions(): Array<{ id: string; agent?: string; credential: string; idle: boolean }>;
   /** Ends every session (app quit); in-flight calls are aborted, which withdraws their questions. */
   close(): Promise<void>;
-}
-
-interface Session {
-  transport: NodeStreamableHTTPServerTransport;
-  tools: ToolServer;
-  /** What authenticated the agent that opened it (guard.ts); sessions are counted per credential. */
-  credential: string;
-  /** Responses still open (the GET stream, calls answering over SSE). */
-  open: number;
-  lastSeen: number;
 }
 
 const SESSION_HEADER = "mcp-session-id";
@@ -106,118 +91,54 @@ function sessionVersionGoverns(req: IncomingMessage, negotiated: string | undefi
   }
 }
 
+/**
+ * A POST's body as a JSON-RPC message or batch; undefined once the error is sent (not JSON, not a
+ * message, an empty batch, past the bounds).
+ */
+async function readMessage(req: IncomingMessage, res: ServerResponse): Promise<object | undefined> {
+  // The listener's reader stops at 4 MiB (413); parsing here gives agents a JSON-RPC parse error.
+  const raw = await readBody(req);
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString("utf8"));
+  } catch (error) {
+    sendJsonRpcError(res, 400, PARSE_ERROR, `Parse error: the body is not valid JSON (${(error as Error).message}).`);
+    return undefined;
+  }
+  if (typeof body !== "object" || body === null) {
+    sendJsonRpcError(res, 400, INVALID_REQUEST, "Invalid Request: the body must be a JSON-RPC message or a batch of them.");
+    return undefined;
+  }
+  // JSON-RPC 2.0, section 6 (batch): an empty batch is answered with a single Invalid Request error.
+  if (Array.isArray(body) && body.length === 0) {
+    sendJsonRpcError(res, 400, INVALID_REQUEST, "Invalid Request: the batch is empty.");
+    return undefined;
+  }
+  // Checked before the SDK, a session or a server sees it: too deep to serialise back, or too
+  // many values to walk, is refused here with the reason.
+  const bounds = jsonBoundsProblem(body);
+  if (bounds) {
+    sendJsonRpcError(res, 400, INVALID_REQUEST, `Invalid Request: the message is refused: ${bounds}.`);
+    return undefined;
+  }
+  return body;
+}
+
 export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
-  const { source } = options;
   const log = options.log ?? (() => {});
-  const version = options.version ?? "0.1.0";
-  const sessions = new Map<string, Session>();
-  const catalog = new Catalog(() => source.backends?.() ?? [], log);
   const elicitation = options.elicitation;
   const fixed: WhoAnswersSetting = typeof elicitation === "function" ? PERSON_ANSWERS : { default: elicitation?.default ?? "person", agents: elicitation?.agents ?? {} };
   const whoAnswers = typeof elicitation === "function" ? elicitation : (agent: string): WhoAnswers => whoAnswersFor(fixed, agent);
   const maxQueuedBytes = options.maxQueuedBytes;
-  const budget = new EventBudget();
-
-  function end(id: string, session: Session, why: string): void {
-    if (!sessions.delete(id)) return;
-    log(`gateway: ${session.tools.agent() ?? "an agent"}'s session ${id.slice(0, 8)} ended: ${why}`);
-    session.tools.abortAll();
-    void session.transport.close().catch(() => {});
-  }
-  const caps = new SessionCaps(sessions, end, { ...options.maxSessions, maxIdleMs: options.idleSessionMs, minIdleMs: options.minIdleSessionMs });
-
-  /** Counts the response as open until it closes, so a live agent is never swept. */
-  function track(session: Session, res: ServerResponse): void {
-    session.lastSeen = Date.now();
-    session.open += 1;
-    res.once("close", () => {
-      session.open -= 1;
-      session.lastSeen = Date.now();
-    });
-  }
-
-  // Tell every agent when the tool set changes: a server's own list_changed, or a server
-  // connecting, failing or being disabled (its tools appear or vanish).
-  let signature = toolSignature();
-  function toolSignature(): string {
-    return source.tools.map((t) => t.name).join("\n");
-  }
-  const unsubscribe = source.on((event) => {
-    if (event.type === "notification") {
-      for (const session of sessions.values()) session.tools.deliver(event);
-      return;
-    }
-    if (event.type === "status") {
-      // A server connecting or going away adds or removes its resources and prompts too.
-      for (const session of sessions.values()) {
-        for (const method of ["notifications/resources/list_changed", "notifications/prompts/list_changed"]) {
-          session.tools.deliver({ type: "notification", server: event.status.name, method, params: {} });
-        }
-      }
-    }
-    const next = toolSignature();
-    if (event.type !== "tools-changed" && next === signature) return;
-    signature = next;
-    for (const session of sessions.values()) {
-      void session.tools.server.sendToolListChanged().catch(() => {});
-    }
+  const sessions = createSessions({
+    source: options.source,
+    log,
+    version: options.version ?? "0.1.0",
+    whoAnswers,
+    outbound: options.outbound,
+    pollAfterMs: options.pollAfterMs,
+    caps: { ...options.maxSessions, maxIdleMs: options.idleSessionMs, minIdleMs: options.minIdleSessionMs },
   });
-
-  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown, auth: RouteAuth): Promise<void> {
-    const { credential } = auth;
-    const refusal = caps.reserve(credential);
-    if (refusal) {
-      log(`gateway: a new session was refused: ${refusal}`);
-      sendJsonRpcError(res, 429, CONNECTION_REFUSED, refusal, { "retry-after": String(caps.retryAfterSeconds()) });
-      return;
-    }
-    // The reservation ends when the session is in the map (it then counts itself) or the initialize fails.
-    let reserved = true;
-    const release = () => {
-      if (reserved) caps.opened(credential);
-      reserved = false;
-    };
-    try {
-      await startSession(req, res, body, auth, release);
-    } finally {
-      release();
-    }
-  }
-
-  async function startSession(req: IncomingMessage, res: ServerResponse, body: unknown, auth: RouteAuth, registered: () => void): Promise<void> {
-    const { credential } = auth;
-    const tools = createToolServer({ source, catalog, whoAnswers, version, log, outbound: options.outbound, pollAfterMs: options.pollAfterMs, ...(auth.agent !== undefined ? { identity: auth.agent } : {}) });
-    // Event ids, a priming event and `retry` on every stream, and Last-Event-ID honoured on reconnect.
-    const events = new SessionEvents(budget);
-    let id: string | undefined;
-    const transport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      eventStore: events,
-      retryInterval: RETRY_MS,
-      onsessioninitialized: (sessionId) => {
-        id = sessionId;
-        sessions.set(sessionId, { transport, tools, credential, open: 0, lastSeen: Date.now() });
-        registered();
-        log(`gateway: ${tools.agent() ?? "an agent"} connected (session ${sessionId.slice(0, 8)})`);
-      },
-    });
-    transport.onclose = () => {
-      tools.abortAll();
-      tools.dispose();
-      events.dispose();
-      if (id !== undefined && sessions.delete(id)) log(`gateway: ${tools.agent() ?? "an agent"} disconnected (session ${id.slice(0, 8)})`);
-    };
-    try {
-      await tools.server.connect(transport);
-      await transport.handleRequest(req, res, body);
-    } finally {
-      // A failed initialize never got a session; drop the server and the events it was built for.
-      if (id === undefined) {
-        events.dispose();
-        await tools.server.close().catch(() => {});
-      }
-    }
-  }
 
   async function handle(req: IncomingMessage, res: ServerResponse, auth: RouteAuth): Promise<void> {
     const method = req.method ?? "GET";
@@ -227,8 +148,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     }
     const sessionId = req.headers[SESSION_HEADER];
     // A session answers only the credential that opened it: another one is told it does not exist.
-    const found = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
-    const session = found?.credential === auth.credential ? found : undefined;
+    const session = sessions.find(typeof sessionId === "string" ? sessionId : undefined, auth.credential);
 
     if (method !== "POST") {
       if (typeof sessionId !== "string") {
@@ -236,45 +156,22 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       } else if (!session) {
         sendJsonRpcError(res, 404, SESSION_NOT_FOUND, "Session not found: it ended or the companion restarted; initialize again.");
       } else {
-        track(session, res);
+        sessions.track(session, res);
         boundStreamWrites(res, log, maxQueuedBytes);
         await session.transport.handleRequest(req, res);
       }
       return;
     }
 
-    // The listener's reader stops at 4 MiB (413); parsing here gives agents a JSON-RPC parse error.
-    const raw = await readBody(req);
-    let body: unknown;
-    try {
-      body = JSON.parse(raw.toString("utf8"));
-    } catch (error) {
-      sendJsonRpcError(res, 400, PARSE_ERROR, `Parse error: the body is not valid JSON (${(error as Error).message}).`);
-      return;
-    }
-    if (typeof body !== "object" || body === null) {
-      sendJsonRpcError(res, 400, INVALID_REQUEST, "Invalid Request: the body must be a JSON-RPC message or a batch of them.");
-      return;
-    }
-    // JSON-RPC 2.0, section 6 (batch): an empty batch is answered with a single Invalid Request error.
-    if (Array.isArray(body) && body.length === 0) {
-      sendJsonRpcError(res, 400, INVALID_REQUEST, "Invalid Request: the batch is empty.");
-      return;
-    }
-    // Checked before the SDK, a session or a server sees it: too deep to serialise back, or too
-    // many values to walk, is refused here with the reason.
-    const bounds = jsonBoundsProblem(body);
-    if (bounds) {
-      sendJsonRpcError(res, 400, INVALID_REQUEST, `Invalid Request: the message is refused: ${bounds}.`);
-      return;
-    }
+    const body = await readMessage(req, res);
+    if (body === undefined) return;
 
     if (typeof sessionId !== "string") {
       if (!isInitialize(body)) {
         sendJsonRpcError(res, 400, CONNECTION_REFUSED, "Bad Request: an Mcp-Session-Id header is required; initialize first.");
         return;
       }
-      await openSession(req, res, body, auth);
+      await sessions.open(req, res, body, auth);
       return;
     }
     if (!session) {
@@ -283,7 +180,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     }
     // A tools/call answers on this response (JSON or SSE). If the agent drops the connection before
     // the answer is written, nobody can receive it: abort the call, which withdraws its question.
-    track(session, res);
+    sessions.track(session, res);
     const ids = requestIds(body);
     if (ids.length > 0) {
       res.once("close", () => {
@@ -310,17 +207,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       const headers: Record<string, string> = refusal.status === 401 ? { "www-authenticate": gatewayChallenge() } : {};
       sendJsonRpcError(res, refusal.status, CONNECTION_REFUSED, refusalMessage(refusal.status, refusal.message), headers);
     },
-    sessions: () => [...sessions.entries()].map(([id, s]) => ({ id, agent: s.tools.agent(), credential: s.credential, idle: s.open === 0 })),
-    async close() {
-      caps.close();
-      unsubscribe();
-      const open = [...sessions.values()];
-      sessions.clear();
-      await Promise.all(open.map(async (s) => {
-        s.tools.abortAll();
-        await s.transport.close().catch(() => {});
-        await s.tools.server.close().catch(() => {});
-      }));
-    },
+    sessions: () => sessions.list(),
+    close: () => sessions.close(),
   };
 }

@@ -7,18 +7,21 @@
 // is busy with the open POST. So each POST gets a fresh capability in its response headers
 // (X-Request-Capability, sent at once, before the answer), and GET and DELETE of that question
 // need it. Without it a question does not exist for the caller (404, the same as an unknown id,
-// so ids cannot be probed); X-Agent-Name stays a name shown to the person.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+// so ids cannot be probed); X-Agent-Name stays a name shown to the person. Who posted what is
+// posted-questions.ts's.
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Inbox, Quota } from "../inbox";
+import type { Admission, Inbox, Quota } from "../inbox";
 import { HttpError, readBody } from "../http/body";
 import type { Route, RouteAuth } from "../http/listener";
 import { bearerToken } from "../http/guard";
 import { parseTarget } from "../http/request-target";
 import { tryStringify } from "../base/json-bounds";
 import { MAX_PENDING_PER_CALLER } from "../../shared/limits";
+import type { Request } from "../../shared/types";
 import { checkRequest } from "./validate-request";
 import { AgentGone } from "../inbox/agent-gone";
+import { CAPABILITY_HEADER, PostedQuestions } from "./posted-questions";
 
 export interface RequestsRouteOptions {
   inbox: Inbox;
@@ -36,9 +39,6 @@ export interface RequestsRoute extends Route {
 
 const PREFIX = "/v1/requests";
 const AGENT_NAME = /^[\x20-\x7e]{1,100}$/;
-const CAPABILITY_HEADER = "x-request-capability";
-/** How many capabilities one GET of the list may present (one per question the caller posted). */
-const MAX_CAPABILITIES = 64;
 
 /** How long a refused caller should wait before it asks again (the person answers in seconds). */
 const RETRY_AFTER_S = 5;
@@ -76,18 +76,6 @@ function callerQuotas(req: IncomingMessage, max: number): Quota[] {
   ];
 }
 
-function digestOf(capability: string): Buffer {
-  return createHash("sha256").update(capability).digest();
-}
-
-/** The capabilities the caller presents, as digests (comma-separated, like any list header). */
-function presented(req: IncomingMessage): Buffer[] {
-  const header = req.headers[CAPABILITY_HEADER];
-  if (header === undefined) return [];
-  const values = (Array.isArray(header) ? header.join(",") : header).split(",").map((v) => v.trim()).filter((v) => v !== "");
-  return values.slice(0, MAX_CAPABILITIES).map(digestOf);
-}
-
 /** The caller's name: X-Agent-Name, else "agent". Shown to the person, so printable ASCII only. */
 function agentName(req: IncomingMessage): string | HttpError {
   const header = req.headers["x-agent-name"];
@@ -98,13 +86,40 @@ function agentName(req: IncomingMessage): string | HttpError {
   return name;
 }
 
-interface Posted {
-  agent: string;
-  controller: AbortController;
-  /** Digest of the capability its poster was given. */
-  capability: Buffer;
-  /** What authenticated the POST (guard.ts); a per-agent credential owns what it posted. */
-  credential: string;
+/** A POST's Request, read and checked; undefined once the refusal is sent. */
+async function readPosted(req: IncomingMessage, res: ServerResponse): Promise<Request | undefined> {
+  let raw: Buffer;
+  try {
+    raw = await readBody(req);
+  } catch (error) {
+    // Oversize is a validation failure like the others here: 400 with the reason.
+    if (error instanceof HttpError) return void refuse(res, 400, error.message);
+    throw error;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString("utf8"));
+  } catch (error) {
+    return void refuse(res, 400, `The body is not valid JSON: ${(error as Error).message}`);
+  }
+  const checked = checkRequest(body);
+  if (!checked.ok) return void refuse(res, 400, checked.reason);
+  return checked.request;
+}
+
+/** A refused admission, answered: never an Answer an agent could take for the person's own cancel. */
+function refuseAdmission(res: ServerResponse, admission: Extract<Admission, { ok: false }>): void {
+  switch (admission.kind) {
+    case "busy":
+      return refuse(res, 429, `Too many questions waiting: ${admission.reason}. Retry when some are answered.`, { "retry-after": String(RETRY_AFTER_S) });
+    case "closed":
+      return refuse(res, 503, "The companion is shutting down.");
+    case "expired":
+      // The Request's own deadline passed: that is its Answer, as if it had expired pending.
+      return sendJson(res, 200, admission.answer);
+    default:
+      return refuse(res, 400, `The Request is refused: ${admission.reason}.`);
+  }
 }
 
 export function createRequestsRoute(options: RequestsRouteOptions): RequestsRoute {
@@ -112,42 +127,11 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
   const log = options.log ?? (() => {});
   const heartbeatMs = options.heartbeatMs ?? 20_000;
   const maxPerCaller = options.maxPendingPerCaller ?? MAX_PENDING_PER_CALLER;
-  /** Questions posted here, with the digest of the capability their poster was given. */
-  const posted = new Map<string, Posted>();
-
-  /**
-   * Whether the caller posted this question: it presents the question's capability, or it calls
-   * with the same per-agent credential that posted it (that credential is the agent's identity).
-   */
-  function postedBy(req: IncomingMessage, auth: RouteAuth | undefined, mine: Posted): boolean {
-    if (auth?.agent !== undefined && mine.credential === auth.credential) return true;
-    return presented(req).some((digest) => timingSafeEqual(digest, mine.capability));
-  }
-
-  /** The question `id` if the caller posted it; otherwise it is not there for them. */
-  function owned(req: IncomingMessage, auth: RouteAuth | undefined, id: string) {
-    const mine = posted.get(id);
-    return mine && postedBy(req, auth, mine) ? mine : undefined;
-  }
+  const posted = new PostedQuestions();
 
   async function post(req: IncomingMessage, res: ServerResponse, agent: string, auth: RouteAuth | undefined): Promise<void> {
-    let raw: Buffer;
-    try {
-      raw = await readBody(req);
-    } catch (error) {
-      // Oversize is a validation failure like the others here: 400 with the reason.
-      if (error instanceof HttpError) return refuse(res, 400, error.message);
-      throw error;
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(raw.toString("utf8"));
-    } catch (error) {
-      return refuse(res, 400, `The body is not valid JSON: ${(error as Error).message}`);
-    }
-    const checked = checkRequest(body);
-    if (!checked.ok) return refuse(res, 400, checked.reason);
-    const { request } = checked;
+    const request = await readPosted(req, res);
+    if (!request) return;
     if (inbox.get(request.id) || posted.has(request.id)) {
       return refuse(res, 400, `A question with id "${request.id}" is already pending; ids must be unique while pending.`);
     }
@@ -157,22 +141,10 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
     const controller = new AbortController();
     const admission = inbox.admit(request, { source: { agent }, signal: controller.signal, quotas: callerQuotas(req, maxPerCaller) });
     if (!admission.ok) {
-      // A refusal is never an Answer an agent could take for the person's own cancel.
       log(`requests: refused "${request.id}" from ${agent}: ${admission.reason}`);
-      switch (admission.kind) {
-        case "busy":
-          return refuse(res, 429, `Too many questions waiting: ${admission.reason}. Retry when some are answered.`, { "retry-after": String(RETRY_AFTER_S) });
-        case "closed":
-          return refuse(res, 503, "The companion is shutting down.");
-        case "expired":
-          // The Request's own deadline passed: that is its Answer, as if it had expired pending.
-          return sendJson(res, 200, admission.answer);
-        default:
-          return refuse(res, 400, `The Request is refused: ${admission.reason}.`);
-      }
+      return refuseAdmission(res, admission);
     }
-    const capability = randomBytes(32).toString("base64url");
-    posted.set(request.id, { agent, controller, capability: digestOf(capability), credential: auth?.credential ?? "" });
+    const capability = posted.add(request.id, agent, controller, auth?.credential ?? "");
     res.once("close", () => {
       if (!res.writableFinished) controller.abort(new AgentGone(agent));
     });
@@ -199,7 +171,7 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
     refuse(res, 404, `No pending question "${id}" that you posted (send the ${CAPABILITY_HEADER} header its POST was answered with).`);
 
   function withdraw(req: IncomingMessage, res: ServerResponse, auth: RouteAuth | undefined, id: string): void {
-    const mine = owned(req, auth, id);
+    const mine = posted.owned(req, auth, id);
     if (!mine) return notYours(res, id);
     mine.controller.abort();
     sendJson(res, 200, { id, withdrawn: true });
@@ -207,10 +179,7 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
 
   /** The pending entries of the questions the caller posted. */
   function ownList(req: IncomingMessage, auth: RouteAuth | undefined) {
-    return inbox.list().filter((entry) => {
-      const mine = posted.get(entry.request.id);
-      return mine !== undefined && postedBy(req, auth, mine);
-    });
+    return inbox.list().filter((entry) => posted.isOwned(req, auth, entry.request.id));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, auth?: RouteAuth): Promise<void> {
@@ -235,7 +204,7 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
       }
       if (method === "DELETE") return withdraw(req, res, auth, id);
       if (method === "GET") {
-        const entry = owned(req, auth, id) ? inbox.get(id) : undefined;
+        const entry = posted.isOwned(req, auth, id) ? inbox.get(id) : undefined;
         return entry ? sendJson(res, 200, entry) : notYours(res, id);
       }
     } else {
@@ -254,7 +223,7 @@ export function createRequestsRoute(options: RequestsRouteOptions): RequestsRout
       refuse(res, refusal.status === 413 ? 400 : refusal.status, refusal.message);
     },
     close() {
-      for (const { controller } of posted.values()) controller.abort();
+      posted.abortAll();
     },
   };
 }

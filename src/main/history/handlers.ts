@@ -6,7 +6,8 @@ import { ArgumentError, HandlerError } from "../rpc/envelope";
 import { defineHandlers } from "../rpc/handlers";
 import { noArg } from "../rpc/validate";
 import type { HistoryRecorder } from "./recorder";
-import { HistoryUnavailableError, type HistoryStore } from "./store";
+import { HistoryUnavailableError } from "./db";
+import type { HistoryStore } from "./store";
 import { HISTORY_OUTCOMES, MAX_HISTORY_DAYS, type HistoryInfo, type HistoryOutcome, type HistoryPage, type HistoryQuery } from "./types";
 import { isPlainObject } from "../../shared/unknown-value";
 

@@ -1,4 +1,5 @@
-export { HistoryStore, HistoryBusyError, HistoryUnavailableError, type HistoryStoreOptions, type NewQuestion, type Settlement } from "./store";
+export { HistoryStore, type NewQuestion, type Settlement } from "./store";
+export { HistoryBusyError, HistoryUnavailableError, type HistoryStoreOptions } from "./db";
 export { attachHistory, type HistoryOptions, type HistoryRecorder } from "./recorder";
 export { defaultHistoryPath } from "./paths";
 export { MIGRATIONS, SCHEMA_VERSION } from "./migrations";

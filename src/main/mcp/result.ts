@@ -1,7 +1,7 @@
 // A server's CallToolResult as callers get it, and the text a page is shown of it.
 // A result out of the JSON bounds (limits.ts) never reaches a caller: it becomes an error result
 // saying why, so nothing downstream (the gateway's reply, a page's event) tries to serialise it.
-// The page's text follows the seeds' uniform tool output: isError ⇒ an error with the joined
+// The page's text is one output whichever server answered: isError ⇒ an error with the joined
 // text; structuredContent ⇒ its JSON; else the joined text parts.
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { jsonBoundsProblem, tryStringify } from "../base/json-bounds";

@@ -4,7 +4,8 @@
 import type { ServerStatus } from "../../shared/types";
 import { ConcurrencyLimit } from "../base/concurrency";
 import { MAX_CONCURRENT_CONNECTS } from "../../shared/limits";
-import { parseConfig, type ServerConfig } from "./config/config";
+import type { ServerConfig } from "./config/config";
+import { parseConfig } from "./config/parse";
 import { ServerConnection } from "./connection/lifecycle";
 import type { LoadOptions, McpBackend, McpSource, McpTool, SourceEvent } from "./types";
 

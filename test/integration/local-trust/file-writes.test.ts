@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../../src/main/mcp/config/config";
+import { parseConfig } from "../../../src/main/mcp/config/parse";
 import { parseConfigText } from "../../../src/main/base/config-text";
 import { cli } from "./cli-harness";
 

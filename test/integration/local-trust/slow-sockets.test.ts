@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { connect, type Socket } from "node:net";
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { startListener, type Listener, type SocketDeadlines } from "../../../src/main/http/listener";
+import { startListener, type Listener } from "../../../src/main/http/listener";
+import type { SocketDeadlines } from "../../../src/main/http/socket-deadlines";
 import {
   HTTP_BODY_GRACE_MS,
   HTTP_BODY_MIN_BYTES_PER_S,

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { errorEnvelope } from "../../../src/main/rpc/envelope";
 import { createServerManagementHandlers } from "../../../src/main/mcp/server-handlers";
-import { rawServerMap } from "../../../src/main/mcp/config/config";
+import { rawServerMap } from "../../../src/main/mcp/config/parse";
 import { parseConfigText } from "../../../src/main/base/config-text";
 import type { ServerView } from "../../../src/shared/types";
 import type { ServerFormValue } from "../../../src/shared/server-form";

@@ -1,6 +1,6 @@
 // Config: a remote server's pre-registered OAuth client (`oauth: { clientId, clientSecret?, scopes? }`).
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../../src/main/mcp/config/config";
+import { parseConfig } from "../../../src/main/mcp/config/parse";
 
 const parse = (oauth: unknown) => parseConfig({ mcpServers: { s: { url: "https://mcp.example.com/mcp", oauth } } }, { env: { CID: "from-env" } });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createCore } from "../../../src/main/app/core";
 import { browserPlatform } from "../../../src/main/app/serve";
 import { readWhoAnswers, whoAnswersFor } from "../../../src/main/gateway/who-answers";
-import { parseConfig } from "../../../src/main/mcp/config/config";
+import { parseConfig } from "../../../src/main/mcp/config/parse";
 
 describe("who answers a server's question during an agent's call", () => {
   it("defaults to the person, with or without a gateway section", () => {

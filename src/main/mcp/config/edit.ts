@@ -6,7 +6,7 @@
 import { applyEdits, format, modify, type FormattingOptions } from "jsonc-parser";
 import { editFileSafe } from "../../base/safe-write";
 import { CONFIG_WRITE_OPTIONS } from "./file";
-import { parseConfig, rawServerMap, serverMapPath } from "./config";
+import { parseConfig, rawServerMap, serverMapPath } from "./parse";
 import { McpConfigError, parseConfigText } from "../../base/config-text";
 
 const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" };

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import type { ServerView } from "../../../shared/types";
 import type { HandlerMap, ServerManagementInvokeMap } from "../../../shared/contract";
 import type { ServerSaveResult } from "../../../shared/server-form";
-import { rawServerMap } from "./config";
+import { rawServerMap } from "./parse";
 import { parseConfigText } from "../../base/config-text";
 import { addServer, ConfigEditError, editConfigFile, editServer } from "./edit";
 import { checkServerForm, formOfEntry, type CheckedForm } from "./server-form";

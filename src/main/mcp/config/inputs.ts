@@ -8,7 +8,8 @@
 // person's own config refers to, like setting a secret in Settings, and the prompt says so.
 import { createHash, randomUUID } from "node:crypto";
 import type { Request } from "../../../shared/types";
-import { findReferences, type InputSpec, type ServerConfig } from "./config";
+import type { ServerConfig } from "./config";
+import { findReferences, type InputSpec } from "./references";
 import type { WaitFor } from "../../inbox/wait-for";
 
 export type { InputSpec };

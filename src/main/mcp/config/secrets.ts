@@ -2,7 +2,8 @@
 // from the environment) and stdio servers' env values that are secrets by name or by look.
 // `${secret:NAME}` parts are not read here: the keychain is asked at connect time, through the
 // registering store, so a value is known before the request that carries it is sent.
-import { findReferences, parseConfig } from "./config";
+import { parseConfig } from "./parse";
+import { findReferences } from "./references";
 import type { SecretScrubber } from "../../secrets/scrub";
 
 export function registerConfiguredSecrets(config: unknown, scrubber: SecretScrubber, env: Record<string, string | undefined> = process.env): void {

@@ -5,10 +5,8 @@ import { LinkedAbort } from "../../base/linked-abort";
 import { answerToElicitResult, elicitResultToAnswer, type elicitationToRequest } from "../elicit";
 import type { AgentRequest } from "../types";
 import type { WaitFor } from "../../inbox/wait-for";
+import { errorMessage } from "../../../shared/unknown-value";
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * The agent's result goes to the server as the agent gave it, and settles the question as the

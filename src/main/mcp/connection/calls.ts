@@ -12,10 +12,11 @@ import type { WaitFor } from "../../inbox/wait-for";
 import { ToolCallError, type CallPath } from "../call-paths/call-path";
 import { LinkedAbort } from "../../base/linked-abort";
 import { MAX_SIGN_INS_PER_CONNECT } from "../../auth/session";
-import { errorMessage } from "./failure";
+
 import { IdleTimer } from "./idle-timer";
 import type { ActiveCall, ServerRequests } from "./server-requests";
 import { isUnauthorized } from "./sign-in";
+import { errorMessage } from "../../../shared/unknown-value";
 
 /** -32042: the tool needs the person to open URL(s) first (2025-11-25). */
 const URL_ELICITATION_REQUIRED = -32042;

@@ -3,10 +3,8 @@
 import type { Transport } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config/config";
 import { GroupStdioTransport } from "./stdio-transport";
+import { errorMessage } from "../../../shared/unknown-value";
 
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function ended(exit: { code: number | null; signal: string | null }): string {
   return exit.signal ? `the server process was killed (${exit.signal})` : `the server process exited with code ${exit.code}`;

@@ -1,5 +1,5 @@
 // A tool call's watchdog. The SDK's per-request timeout counts wall time, which would kill a call
-// whose server is waiting on a person (DESIGN.md §6). This one counts only idle time: it is held
+// whose server is waiting on a person. This one counts only idle time: it is held
 // while a question from that server is pending and starts over when the question is answered.
 
 // One Node timer per call, refreshed rather than cleared and created again: a question held and

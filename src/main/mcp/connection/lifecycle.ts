@@ -14,12 +14,13 @@ import { ToolCallError, type CallPath } from "../call-paths/call-path";
 import { chooseCallPath } from "../call-paths/choose";
 import { executeTool, type CallsHost } from "./calls";
 import { eraHas, eraOf, healthMethod, type Era } from "./era";
-import { closedDetail, connectFailure, errorMessage } from "./failure";
+import { closedDetail, connectFailure } from "./failure";
 import { ServerRequests } from "./server-requests";
 import { isUnauthorized, SignIn, type Attempt } from "./sign-in";
 import { GroupStdioTransport } from "./stdio-transport";
 import { listedTools } from "./tool-listing";
 import { authProviderFor, sseTransport, stdioTransport, streamableTransport, type RemoteSetting } from "./transports";
+import { errorMessage } from "../../../shared/unknown-value";
 
 export const CLIENT_INFO = { name: "toolnexus-companion", version: "0.1.0" };
 export const DEFAULT_MAX_WAIT_MS = 60 * 60 * 1000;

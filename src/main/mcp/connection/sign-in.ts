@@ -6,8 +6,9 @@ import type { ServerStatus } from "../../../shared/types";
 import { MAX_SIGN_INS_PER_CONNECT } from "../../auth/session";
 import type { ServerAuthSession } from "../../auth/types";
 import type { WaitFor } from "../../inbox/wait-for";
-import { errorMessage } from "./failure";
+
 import { finishAuthOn } from "./transports";
+import { errorMessage } from "../../../shared/unknown-value";
 
 export type Attempt = "connected" | "failed" | "needs-sign-in";
 

@@ -1,5 +1,5 @@
 // A stdio client transport whose child leads its own process group, so closing it ends the
-// server and everything the server spawned (DESIGN.md §6: children must not outlive the app).
+// server and everything the server spawned (children must not outlive the app: src/main/process/).
 // The SDK's StdioClientTransport kills only the pid, which leaves grandchildren behind.
 // Each group is announced to src/main/process/groups.ts while it lives, so that it also ends when
 // the companion dies without closing it (the watchdog and the start-up reaper read that list).
