@@ -44,6 +44,9 @@ const unitInclude = UNIT_DIRS.map((d) => `${d}/**/*.test.ts`);
 
 export default defineConfig({
   test: {
+    // Two workers in each group of projects: real servers and browsers on two cores do not like
+    // more at once. Set here, not per project, so that --maxWorkers on the command line wins.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -56,7 +59,6 @@ export default defineConfig({
           isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
       },
@@ -68,7 +70,6 @@ export default defineConfig({
           include: mocking,
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
       },
@@ -86,7 +87,6 @@ export default defineConfig({
           pool: "vmThreads",
           // getByRole over a 13-field form is slow in jsdom, and the machine is shared.
           testTimeout: 30_000,
-          maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
       },
@@ -97,8 +97,6 @@ export default defineConfig({
           include: ["test/integration/**/*.test.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // Real servers and browsers; two cores do not like many at once.
-          maxWorkers: 2,
           // After the jsdom tests, not beside them: on two cores four workers at once starved the
           // browsers and real servers of the end-to-end tests (a question 45 s late in CI).
           sequence: { groupOrder: 1 },
@@ -111,7 +109,6 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },
@@ -124,7 +121,6 @@ export default defineConfig({
           maxConcurrency: 3,
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },
@@ -137,7 +133,6 @@ export default defineConfig({
           include: ["test/interop/**/*.test.ts"],
           testTimeout: 60_000,
           hookTimeout: 90_000,
-          maxWorkers: 2,
           sequence: { groupOrder: 2 },
         },
       },
