@@ -51,7 +51,8 @@ export default defineConfig({
       {
         test: {
           // The pure lane shares one module graph per worker (isolate: false): importing the app's
-          // modules afresh for each of a hundred files cost more than running their tests.
+          // modules afresh for each of a hundred files cost more than running their tests. So a
+          // file leaves what it changes as it found it (fake timers, spies, process.env).
           name: "unit",
           environment: "node",
           include: unitInclude,
@@ -67,7 +68,8 @@ export default defineConfig({
           // A vi.mock replaces a module for its file only when that file has a module graph of its own.
           name: "unit-isolated",
           environment: "node",
-          include: mocking,
+          // (An empty include would mean the default one, every test file.)
+          include: mocking.length > 0 ? mocking : ["test/unit/no-file-mocks-a-module"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           sequence: { groupOrder: 0 },
