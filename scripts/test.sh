@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one test command (README, .ci/run): type-check, build the renderer, then run every test
 # inside a private D-Bus session with an unlocked gnome-keyring so keychain tests use a real one.
+# Arguments go to vitest: `npm test -- --project e2e` runs one lane (vitest.config.ts) the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

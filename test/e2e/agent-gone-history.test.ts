@@ -2,98 +2,42 @@
 // its question is open (the page says the agent disconnected, History keeps it), and history that
 // lasts across a restart of the companion (a second core on the same SQLite file lists the first
 // one's answer). Screenshots of the views at 1280×800 and 420×640 land in test-output/screenshots.
-import { describe, it, expect, beforeAll, afterAll, afterEach } from "vitest";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { describe, it, expect } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createCore, type Core } from "../../src/main/app/core";
-import { startCompanionServer, type CompanionServer } from "../../src/main/app/companion-server";
-import { browserPlatform } from "../../src/main/app/serve";
 import type { Answer, Request } from "../../src/shared/types";
-import { launchChromium, rendererDir, repoRoot } from "./harness";
+import { DESKTOP, repoRoot, shootAll as shootViews, startApp as startBrowserApp, useBrowser, type App, type Size } from "./harness";
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE: string = (require("axe-core") as { source: string }).source;
-const SHOTS = join(repoRoot, "test-output", "screenshots");
 const UI_TIMEOUT = 15_000;
 const RECORD_FIXTURE = join(repoRoot, "test", "fixtures", "elicit-record.mjs");
-type Size = { width: number; height: number };
-const DESKTOP: Size = { width: 1280, height: 800 };
-const POPUP: Size = { width: 420, height: 640 };
-
-interface RunningApp {
-  core: Core;
-  server: CompanionServer;
-  close(): Promise<void>;
-}
 
 /** The browser-mode app as serve.ts builds it, with its history in `historyPath`. */
-async function startApp(config: unknown, historyPath: string): Promise<RunningApp> {
-  const core = await createCore({ config, platform: browserPlatform, log: () => {}, historyPath });
-  const server = await startCompanionServer(core, { port: 0, staticDir: rendererDir(), log: () => {} });
-  return { core, server, close: () => core.close() };
+function startApp(config: unknown, historyPath: string): Promise<App> {
+  return startBrowserApp(config, { core: { historyPath } });
 }
 
 let dir: string;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const apps: RunningApp[] = [];
+const apps: App[] = [];
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  rendererDir();
-  browser = await launchChromium();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
+const e2e = useBrowser({
+  uiTimeout: UI_TIMEOUT,
+  afterEach: async () => {
+    while (apps.length) await apps.pop()!.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  },
 });
 
-afterEach(async () => {
-  while (contexts.length) await contexts.pop()!.close();
-  while (apps.length) await apps.pop()!.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-async function openPage(app: RunningApp, viewport: Size = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  context.setDefaultTimeout(UI_TIMEOUT);
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(app.server.pageUrl());
-  await page.getByRole("navigation", { name: "Main" }).waitFor();
-  return page;
+function openPage(app: App, viewport: Size = DESKTOP): Promise<Page> {
+  return e2e.open({ viewport, url: app.pageUrl });
 }
 
 const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("button", { name, exact: true });
 
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`);
-  });
-}
-
-/** The view on screen at 1280×800 and 420×640, light and dark: a screenshot each, no sideways scroll, zero axe violations. */
-async function shootAll(page: Page, name: string): Promise<void> {
-  for (const [size, label] of [[DESKTOP, "1280x800"], [POPUP, "420x640"]] as const) {
-    for (const scheme of ["light", "dark"] as const) {
-      await page.setViewportSize(size);
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: join(SHOTS, `issue10-${name}-${label}-${scheme}.png`) });
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow, `${name} at ${label}, ${scheme}`).toBeLessThanOrEqual(0);
-      expect(await axeViolations(page), `${name} at ${label}, ${scheme}`).toEqual([]);
-    }
-  }
-  await page.setViewportSize(DESKTOP);
-  await page.emulateMedia({ colorScheme: "light" });
-}
+/** The view on screen at 1280×800 and 420×640, light and dark: a screenshot each (issue10-<name>), no sideways scroll, zero axe violations. */
+const shootAll = (page: Page, name: string) => shootViews(page, `issue10-${name}`);
 
 describe("an agent that disconnects, in the page", () => {
   it("the open question says the agent disconnected, and History keeps it as withdrawn with that reason", async () => {
@@ -182,7 +126,7 @@ describe("history across a restart of the companion", () => {
     expect(await answered).toMatchObject({ ok: true, data: { branch: "release-2.4" } });
 
     // The companion stops (its page with it) and a new one starts on the same history file.
-    while (contexts.length) await contexts.pop()!.close();
+    await page.context().close();
     apps.pop();
     await first.close();
     const second = await startApp({ mcpServers: {} }, historyPath);

@@ -3,54 +3,47 @@
 // Connect Claude Code with permission prompts: the plan shows the diff and the backup, nothing is
 // written until Apply, then the file holds exactly the change and a backup of the original exists.
 // Screenshots at 1280×800 and 420×640, light and dark, in test-output/screenshots.
-import { cp, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, repoRoot, startApp, type App } from "./harness";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { repoRoot, SHOTS, startApp, useBrowser } from "./harness";
 
-const SHOTS = join(repoRoot, "test-output", "screenshots");
 const UI_TIMEOUT = 20_000;
 
 let root: string;
 let home: string;
-let app: App;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
 
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "agents-view-"));
-  await cp(join(repoRoot, "test", "fixtures", "agents"), root, { recursive: true });
-  home = join(root, "home");
-  // This worker's own environment: the core reads agents' files from the machine it runs on.
-  Object.assign(process.env, { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: join(home, ".config"), APPDATA: join(home, "AppData", "Roaming") });
-  delete process.env.CLAUDE_CONFIG_DIR;
-  delete process.env.CODEX_HOME;
-  delete process.env.TOOLNEXUS_COMPANION_URL;
-  await mkdir(SHOTS, { recursive: true });
-  app = await startApp({});
-  browser = await launchChromium();
-}, 240_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await app?.close();
-  await rm(root, { recursive: true, force: true });
+const e2e = useBrowser({
+  uiTimeout: UI_TIMEOUT,
+  app: async () => {
+    root = await mkdtemp(join(tmpdir(), "agents-view-"));
+    await cp(join(repoRoot, "test", "fixtures", "agents"), root, { recursive: true });
+    home = join(root, "home");
+    // This worker's own environment: the core reads agents' files from the machine it runs on.
+    Object.assign(process.env, { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: join(home, ".config"), APPDATA: join(home, "AppData", "Roaming") });
+    delete process.env.CLAUDE_CONFIG_DIR;
+    delete process.env.CODEX_HOME;
+    delete process.env.TOOLNEXUS_COMPANION_URL;
+    return startApp({});
+  },
+  closeContexts: "after-all",
+  afterAll: async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  },
 });
 
 async function openAgents(viewport: { width: number; height: number }, colorScheme: "light" | "dark"): Promise<Page> {
-  const context = await browser.newContext({ viewport, colorScheme });
-  context.setDefaultTimeout(UI_TIMEOUT);
-  contexts.push(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(app.pageUrl);
-  await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Agents" }).click();
-  await page.getByRole("list", { name: "Agents" }).getByRole("listitem").first().waitFor();
-  expect(errors).toEqual([]);
+  const page = await e2e.open({
+    viewport,
+    colorScheme,
+    ready: async (page) => {
+      await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Agents" }).click();
+      await page.getByRole("list", { name: "Agents" }).getByRole("listitem").first().waitFor();
+    },
+  });
+  expect(e2e.errors(page)).toEqual([]);
   return page;
 }
 

@@ -2,40 +2,21 @@
 // bin/toolnexus-companion hook …`, a documented hook input on stdin) posts to the real companion
 // in browser mode, Debian's Chromium answers on the approval card, and the hook prints the agent's
 // decision. Screenshots at 1280×800 and 420×640, light and dark, in test-output/screenshots.
-import { describe, it, expect, beforeAll, afterAll, afterEach } from "vitest";
+import { describe, it, expect } from "vitest";
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startApp, launchChromium, rendererDir, repoRoot, type App } from "./harness";
+import type { Page } from "playwright-core";
+import { cancelPending, repoRoot, SHOTS, startApp, useBrowser } from "./harness";
 
-const SHOTS = join(repoRoot, "test-output", "screenshots");
 const BIN = join(repoRoot, "bin", "toolnexus-companion");
 const FIXTURES = join(repoRoot, "test", "fixtures", "hooks");
 const UI_TIMEOUT = 15_000;
 
-let app: App;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  rendererDir();
-  app = await startApp({ mcpServers: {} });
-  browser = await launchChromium();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
-
-afterEach(async () => {
-  while (contexts.length) await contexts.pop()!.close();
-  for (const entry of app.core.internals.inbox.list()) app.core.internals.inbox.answer(entry.request.id, { ok: false, reason: "cancelled" });
-});
+const e2e = useBrowser({ uiTimeout: UI_TIMEOUT, app: () => startApp({ mcpServers: {} }), afterEach: () => cancelPending(e2e.app) });
 
 function hook(agent: string, fixture: string): Promise<{ code: number | null; stdout: string }> {
+  const app = e2e.app;
   const child = spawn(process.execPath, [BIN, "hook", agent], {
     cwd: repoRoot,
     env: { ...process.env, TOOLNEXUS_COMPANION_URL: app.server.url, TOOLNEXUS_COMPANION_TOKEN: app.core.token(), TOOLNEXUS_HOOK_TIMEOUT: "50" },
@@ -48,15 +29,8 @@ function hook(agent: string, fixture: string): Promise<{ code: number | null; st
 }
 
 async function openPage(viewport: { width: number; height: number }, colorScheme: "light" | "dark"): Promise<Page> {
-  const context = await browser.newContext({ viewport, colorScheme });
-  context.setDefaultTimeout(UI_TIMEOUT);
-  contexts.push(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(app.pageUrl);
-  await page.getByRole("navigation", { name: "Main" }).waitFor();
-  expect(errors).toEqual([]);
+  const page = await e2e.open({ viewport, colorScheme });
+  expect(e2e.errors(page)).toEqual([]);
   return page;
 }
 
@@ -69,16 +43,17 @@ async function openApproval(page: Page, prompt: RegExp) {
 }
 
 const waitForQuestion = (prompt: RegExp) =>
-  expect.poll(() => app.core.internals.inbox.list().some((e) => e.request.kind === "approval" && prompt.test(e.request.prompt)), { timeout: 20_000 }).toBe(true);
+  expect.poll(() => e2e.app.core.internals.inbox.list().some((e) => e.request.kind === "approval" && prompt.test(e.request.prompt)), { timeout: 20_000 }).toBe(true);
 
 describe("approval card in Chromium", () => {
   it("shows a Claude Code command at 1280 and 420 px, light and dark, and Allow reaches the hook", async () => {
     const done = hook("claude-code", "claude-code-bash.json");
     const prompt = /rm -rf build/;
     await waitForQuestion(prompt);
+    let lastPage: Page | undefined;
     for (const [width, height] of [[1280, 800], [420, 640]]) {
       for (const scheme of ["light", "dark"] as const) {
-        const page = await openPage({ width, height }, scheme);
+        const page = (lastPage = await openPage({ width, height }, scheme));
         const card = await openApproval(page, prompt);
         await expect(card.getByRole("heading").innerText()).resolves.toBe("Claude Code asks to run a command");
         await expect(card.getByLabel("Command").innerText()).resolves.toBe("rm -rf build && npm run build");
@@ -88,7 +63,7 @@ describe("approval card in Chromium", () => {
         await page.screenshot({ path: join(SHOTS, `approval-${width}-${scheme}.png`) });
       }
     }
-    const page = contexts[contexts.length - 1].pages()[0];
+    const page = lastPage!;
     await page.getByRole("region", { name: /asks to/ }).getByRole("button", { name: "Allow" }).click();
     expect(await done).toEqual({ code: 0, stdout: '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}\n' });
   });
@@ -104,7 +79,7 @@ describe("approval card in Chromium", () => {
     await page.screenshot({ path: join(SHOTS, "approval-edit-420-light.png"), fullPage: true });
     // The page sends the message; what the hook prints is what the companion delivered.
     const answered = new Promise<Record<string, unknown> | undefined>((resolve) =>
-      app.core.internals.inbox.on((event) => {
+      e2e.app.core.internals.inbox.on((event) => {
         if (event.type === "answered") resolve(event.answer.data);
       }),
     );

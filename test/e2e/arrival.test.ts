@@ -5,54 +5,20 @@
 // honest Inbox (kind, tool, agents, expiry, Cancel all), and sizes and states (420 px without
 // horizontal overflow, a refused session). axe-core runs on every view; screenshots of each view
 // at 1280×800 and 420×640, light and dark, land in test-output/screenshots.
-import { describe, it, expect, beforeAll, afterAll, afterEach } from "vitest";
-import { mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
+import { describe, it, expect } from "vitest";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { Request } from "../../src/shared/types";
-import { startApp, launchChromium, everythingConfig, rendererDir, repoRoot, CANCEL_FIXTURE, type App } from "./harness";
+import { axeViolations, cancelPending, CANCEL_FIXTURE, DESKTOP, everythingConfig, POPUP, SHOTS, shootAll as shootViews, startApp, useBrowser, type App, type Size } from "./harness";
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE: string = (require("axe-core") as { source: string }).source;
-const SHOTS = join(repoRoot, "test-output", "screenshots");
 const UI_TIMEOUT = 15_000;
 const ELICIT = "trigger-elicitation-request";
 const FORM_PROMPT = /Please provide inputs/;
 
-let app: App;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const e2e = useBrowser({ uiTimeout: UI_TIMEOUT, app: () => startApp(everythingConfig()), afterEach: () => cancelPending(e2e.app) });
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  rendererDir();
-  app = await startApp(everythingConfig());
-  browser = await launchChromium();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
-
-afterEach(async () => {
-  while (contexts.length) await contexts.pop()!.close();
-  for (const entry of app.core.internals.inbox.list()) app.core.internals.inbox.answer(entry.request.id, { ok: false, reason: "cancelled" });
-});
-
-type Size = { width: number; height: number };
-const DESKTOP: Size = { width: 1280, height: 800 };
-const POPUP: Size = { width: 420, height: 640 };
-
-async function openPage(viewport: Size = DESKTOP, colorScheme: "light" | "dark" = "light"): Promise<Page> {
-  const context = await browser.newContext({ viewport, colorScheme });
-  context.setDefaultTimeout(UI_TIMEOUT);
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(app.pageUrl);
-  await page.getByRole("navigation", { name: "Main" }).waitFor();
-  return page;
+function openPage(viewport: Size = DESKTOP, colorScheme: "light" | "dark" = "light"): Promise<Page> {
+  return e2e.open({ viewport, colorScheme });
 }
 
 const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("button", { name, exact: true });
@@ -76,38 +42,11 @@ async function sentResult(page: Page, tool: string): Promise<string> {
 
 /** Posts a question straight into the Inbox, as an agent's /v1/requests would. */
 function ask(request: Partial<Request> & { id: string }, source: { server?: string; agent?: string; tool?: string } = { server: "deploy" }) {
-  return app.core.internals.inbox.waitFor({ kind: "input", prompt: "", ...request } as Request, { source });
+  return e2e.app.core.internals.inbox.waitFor({ kind: "input", prompt: "", ...request } as Request, { source });
 }
 
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`);
-  });
-  return violations;
-}
-
-/**
- * Screenshots of the view on screen at 1280×800 and 420×640, light and dark, each checked for
- * horizontal overflow and by axe; the page is left at the size and scheme it had.
- */
-async function shootAll(page: Page, name: string): Promise<void> {
-  const before = page.viewportSize() ?? DESKTOP;
-  for (const size of [DESKTOP, POPUP]) {
-    for (const scheme of ["light", "dark"] as const) {
-      await page.setViewportSize(size);
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: join(SHOTS, `issue10-${name}-${size.width}x${size.height}-${scheme}.png`) });
-      const { scrollWidth, innerWidth } = await overflow(page);
-      expect(scrollWidth, `${name} at ${size.width} px, ${scheme}`).toBeLessThanOrEqual(innerWidth);
-      expect(await axeViolations(page), `${name} at ${size.width} px, ${scheme}`).toEqual([]);
-    }
-  }
-  await page.setViewportSize(before);
-  await page.emulateMedia({ colorScheme: "light" });
-}
+/** The view on screen at 1280×800 and 420×640, light and dark: a screenshot each (issue10-<name>), no horizontal overflow, zero axe violations. */
+const shootAll = (page: Page, name: string) => shootViews(page, `issue10-${name}`);
 
 async function overflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
   return page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
@@ -217,7 +156,7 @@ describe("a calmer form", () => {
     await name.press("Escape");
     const ask = page.getByRole("alertdialog", { name: "Discard your answer?" });
     await ask.waitFor();
-    expect(app.core.internals.inbox.list()).toHaveLength(1);
+    expect(e2e.app.core.internals.inbox.list()).toHaveLength(1);
     await shootAll(page, "escape");
     await ask.getByRole("button", { name: "Keep editing" }).click();
     expect(await ask.count()).toBe(0);
@@ -329,7 +268,7 @@ describe("sizes and states", () => {
         if (size.width !== 360) await page.screenshot({ path: join(SHOTS, `issue10-question-${size.width}x${size.height}-${scheme}.png`) });
         await page.getByRole("form", { name: "Question" }).getByRole("button", { name: "Cancel" }).click();
         await page.getByRole("status", { name: "Answer sent" }).waitFor();
-        await contexts.pop()!.close();
+        await page.context().close();
       }
     }
   }, 240_000);
@@ -382,11 +321,7 @@ describe("sizes and states", () => {
     const first = await startApp({ mcpServers: { withdraws: { command: process.execPath, args: [CANCEL_FIXTURE] } } });
     let second: App | undefined;
     try {
-      const context = await browser.newContext({ viewport: DESKTOP });
-      context.setDefaultTimeout(UI_TIMEOUT);
-      contexts.push(context);
-      const page = await context.newPage();
-      await page.goto(first.pageUrl);
+      const page = await e2e.open({ viewport: DESKTOP, url: first.pageUrl, ready: false });
       await nav(page, "Servers").click();
       await page.getByText("connected", { exact: true }).waitFor({ timeout: 30_000 });
       const port = Number(new URL(first.pageUrl).port);

@@ -1,53 +1,30 @@
 // Browser mode end to end: the real core and listener in this process, server-everything and a
 // withdrawing fixture over stdio, and Debian's Chromium driving the built renderer.
-import { describe, it, expect, beforeAll, afterAll, afterEach } from "vitest";
-import { mkdirSync } from "node:fs";
+import { describe, it, expect } from "vitest";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page, Request as PwRequest } from "playwright-core";
-import { startApp, launchChromium, everythingConfig, repoRoot, type App } from "./harness";
+import type { BrowserContext, Page, Request as PwRequest } from "playwright-core";
+import { cancelPending, everythingConfig, SHOTS, startApp, useBrowser } from "./harness";
 
-const SHOTS = join(repoRoot, "test-output", "screenshots");
 const UI_TIMEOUT = 15_000;
 /** From running a tool to its server's question being listed, on a busy machine. */
 const QUESTION_TIMEOUT = 45_000;
 
-let app: App;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+// Each test leaves nothing pending for the next.
+const e2e = useBrowser({ uiTimeout: UI_TIMEOUT, app: () => startApp(everythingConfig()), afterEach: () => cancelPending(e2e.app), setupTimeout: 180_000 });
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  app = await startApp(everythingConfig());
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
-
-afterEach(async () => {
-  while (contexts.length) await contexts.pop()!.close();
-  // Each test leaves nothing pending for the next.
-  for (const entry of app.core.internals.inbox.list()) app.core.internals.inbox.answer(entry.request.id, { ok: false, reason: "cancelled" });
-});
-
-async function newContext(): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-  context.setDefaultTimeout(UI_TIMEOUT);
-  contexts.push(context);
-  return context;
+function newContext(): Promise<BrowserContext> {
+  return e2e.context({ viewport: { width: 1100, height: 900 } });
 }
 
 async function openPage(context?: BrowserContext): Promise<Page> {
-  const page = await (context ?? (await newContext())).newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(app.pageUrl);
-  // The token traded for the cookie leaves the address bar.
-  expect(page.url()).not.toContain("token=");
-  await page.getByRole("navigation", { name: "Main" }).waitFor();
-  return page;
+  return e2e.open({
+    context: context ?? (await newContext()),
+    ready: async (page) => {
+      // The token traded for the cookie leaves the address bar.
+      expect(page.url()).not.toContain("token=");
+      await page.getByRole("navigation", { name: "Main" }).waitFor();
+    },
+  });
 }
 
 async function runTool(page: Page, tool: string, fill?: (form: ReturnType<Page["getByRole"]>) => Promise<void>): Promise<void> {
@@ -68,8 +45,8 @@ async function openQuestion(page: Page, prompt: string | RegExp) {
   // it can take longer than one UI step to arrive.
   await item.waitFor({ timeout: QUESTION_TIMEOUT }).catch((e: Error) => {
     // Say which side lost it: main never had the question, or the page never listed it.
-    const held = app.core.internals.inbox.list().map((x) => x.request.prompt);
-    throw new Error(`${e.message}\nmain holds: ${JSON.stringify(held)}\nlog tail:\n${app.log.slice(-20).join("\n")}`);
+    const held = e2e.app.core.internals.inbox.list().map((x) => x.request.prompt);
+    throw new Error(`${e.message}\nmain holds: ${JSON.stringify(held)}\nlog tail:\n${e2e.app.log.slice(-20).join("\n")}`);
   });
   await item.click();
 }
@@ -182,7 +159,7 @@ describe("browser mode", () => {
     await expect.poll(() => accept.isDisabled()).toBe(true);
     await expect.poll(() => email.getAttribute("aria-invalid")).toBe("true");
     await accept.click({ force: true }).catch(() => {});
-    expect(app.core.internals.inbox.list()).toHaveLength(1); // nothing was sent
+    expect(e2e.app.core.internals.inbox.list()).toHaveLength(1); // nothing was sent
     await email.fill("ada@example.com");
     await expect.poll(() => accept.isEnabled()).toBe(true);
     await form.getByRole("button", { name: "Cancel" }).click();
@@ -216,7 +193,7 @@ describe("browser mode", () => {
     await page.screenshot({ path: join(SHOTS, "url-card.png"), fullPage: true });
     expect(pages).toHaveLength(0);
     expect(toTarget).toHaveLength(0);
-    expect(app.core.internals.inbox.list()).toHaveLength(1);
+    expect(e2e.app.core.internals.inbox.list()).toHaveLength(1);
 
     // Only the person's click opens it, in a new tab; it does not answer the question.
     const popup = context.waitForEvent("page");
@@ -224,7 +201,7 @@ describe("browser mode", () => {
     const opened = await popup;
     await opened.waitForLoadState("domcontentloaded").catch(() => {});
     expect(opened.url()).toBe(target);
-    expect(app.core.internals.inbox.list()).toHaveLength(1);
+    expect(e2e.app.core.internals.inbox.list()).toHaveLength(1);
     await card.getByRole("button", { name: "Done" }).click();
     const output = await result(page, "trigger-url-elicitation");
     expect(output).toContain("User completed the URL elicitation flow");
@@ -253,7 +230,7 @@ describe("browser mode", () => {
     const page = await context.newPage();
     const consoleLines: string[] = [];
     page.on("console", (m) => consoleLines.push(m.text()));
-    const response = await page.goto(app.pageUrl);
+    const response = await page.goto(e2e.app.pageUrl);
     const header = (await response!.allHeaders())["content-security-policy"] ?? "";
     expect(header).toContain("script-src 'self';");
     expect(header).not.toContain("unsafe-eval");

@@ -3,53 +3,38 @@
 // question" starts the demo and runs its form tool; the question opens at once and is answered
 // through the real Inbox, the demo's result shown beside "Accepted". The panel, Settings'
 // config path and the History tab are checked at 1280×800 and 420×640, light and dark, by axe.
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { describe, it, expect } from "vitest";
 import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, type App } from "./harness";
-import { DESKTOP, SHOTS, ensureRenderer, shootAll, startFromFile, axeViolations, horizontalOverflow, POPUP, useHome } from "./config-app";
+import type { Page } from "playwright-core";
+import { axeViolations, DESKTOP, expectClean, horizontalOverflow, POPUP, shootAll, useBrowser } from "./harness";
+import { startFromFile, useHome } from "./config-app";
 
 const UI_TIMEOUT = 20_000;
-let app: App;
-let browser: Browser;
 let configPath: string;
 let restoreHome = () => {};
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  ensureRenderer();
-  browser = await launchChromium();
-  const dir = mkdtempSync(join(tmpdir(), "tnc-first-run-"));
-  // A first run on a machine with no other apps: the import list reads this worker's HOME, and the
-  // developer's own Cursor or Claude files must not change what this test sees.
-  mkdirSync(join(dir, "home", ".config"), { recursive: true });
-  restoreHome = useHome(join(dir, "home"));
-  configPath = join(dir, "mcp.json");
-  app = await startFromFile(configPath, { historyPath: join(dir, "history.sqlite") });
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  restoreHome();
+const e2e = useBrowser({
+  uiTimeout: UI_TIMEOUT,
+  app: () => {
+    const dir = mkdtempSync(join(tmpdir(), "tnc-first-run-"));
+    // A first run on a machine with no other apps: the import list reads this worker's HOME, and the
+    // developer's own Cursor or Claude files must not change what this test sees.
+    mkdirSync(join(dir, "home", ".config"), { recursive: true });
+    restoreHome = useHome(join(dir, "home"));
+    configPath = join(dir, "mcp.json");
+    return startFromFile(configPath, { historyPath: join(dir, "history.sqlite") });
+  },
+  closeContexts: "after-all",
+  afterAll: () => restoreHome(),
 });
 
-async function openPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: DESKTOP });
-  context.setDefaultTimeout(UI_TIMEOUT);
-  const page = await context.newPage();
-  await page.goto(app.pageUrl);
-  await page.getByRole("navigation", { name: "Main" }).waitFor();
-  return page;
+function openPage(): Promise<Page> {
+  return e2e.open({ viewport: DESKTOP });
 }
 
 const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("button", { name, exact: true });
-const check = (message: string, overflow: number, violations: string[]) => {
-  expect(overflow, message).toBeLessThanOrEqual(0);
-  expect(violations, message).toEqual([]);
-};
 
 describe("first run", () => {
   it("opens on the first-run panel; Try a question brings the demo's form, answered end to end", async () => {
@@ -57,7 +42,7 @@ describe("first run", () => {
     await page.getByRole("heading", { name: "Welcome: no servers yet" }).waitFor();
     expect(await page.getByText(configPath, { exact: true }).count()).toBe(1);
     expect(await page.getByText("toolnexus-companion servers import --dry-run", { exact: true }).isVisible()).toBe(true);
-    await shootAll(page, "issue8-first-run", check);
+    await shootAll(page, "issue8-first-run");
     await page.setViewportSize({ width: 360, height: 640 });
     expect(await horizontalOverflow(page), "first run at 360 px").toBeLessThanOrEqual(0);
     await page.setViewportSize(DESKTOP);
@@ -72,9 +57,9 @@ describe("first run", () => {
     await expect.poll(() => form.getByRole("button", { name: "Accept" }).isEnabled()).toBe(true);
     // The question form is not this view; RuleControl's "Always answer this way" checkbox points
     // aria-controls at choices it has not rendered yet (reported to its owner): only that is let by.
-    await shootAll(page, "issue8-demo-question", (message, overflow, violations) =>
-      check(message, overflow, violations.filter((v) => !/^aria-valid-attr-value: \["#[^"]*-always"\]$/.test(v))),
-    );
+    await shootAll(page, "issue8-demo-question", {
+      check: (message, overflow, violations) => expectClean(message, overflow, violations.filter((v) => !/^aria-valid-attr-value: \["#[^"]*-always"\]$/.test(v))),
+    });
     await form.getByRole("button", { name: "Accept" }).click();
 
     const sent = page.getByRole("status", { name: "Answer sent" });
@@ -88,7 +73,7 @@ describe("first run", () => {
     // The demo is listed in the Servers view for this session.
     await nav(page, "Servers").click();
     await page.getByRole("heading", { name: "demo", level: 2 }).waitFor();
-    await shootAll(page, "issue8-servers-demo", check);
+    await shootAll(page, "issue8-servers-demo");
   }, 120_000);
 
   it("Settings shows the config file in use; the History tab fits the nav at 420 px", async () => {
@@ -98,7 +83,7 @@ describe("first run", () => {
     await region.waitFor();
     expect(await region.innerText()).toContain(configPath);
     expect(await region.innerText()).toContain("does not exist yet");
-    await shootAll(page, "issue8-settings-config", check);
+    await shootAll(page, "issue8-settings-config");
 
     await page.setViewportSize(POPUP);
     await nav(page, "History").click();
@@ -110,6 +95,6 @@ describe("first run", () => {
     const tops = await page.getByRole("navigation", { name: "Main" }).getByRole("button").evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
     expect(new Set(tops).size).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
-    await shootAll(page, "issue10-history", check);
+    await shootAll(page, "issue10-history");
   }, 120_000);
 });

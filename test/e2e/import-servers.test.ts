@@ -4,27 +4,30 @@
 // clash unticked with why; the person ticks it and imports; the file is written and both servers
 // connect (the shipped demo server and server-everything). Shot at 1280×800 and 420×640, light
 // and dark, checked by axe.
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { describe, it, expect } from "vitest";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { EVERYTHING, launchChromium, repoRoot, type App } from "./harness";
-import { DESKTOP, SHOTS, ensureRenderer, shootAll, startFromFile, axeViolations, horizontalOverflow, useHome } from "./config-app";
+import type { Page } from "playwright-core";
+import { axeViolations, DESKTOP, EVERYTHING, horizontalOverflow, repoRoot, shootAll, useBrowser } from "./harness";
+import { startFromFile, useHome } from "./config-app";
 import { parseConfigText } from "../../src/main/base/config-text";
 
 const UI_TIMEOUT = 30_000;
 const DEMO = join(repoRoot, "src", "demo", "demo-server.mjs");
-let app: App;
-let browser: Browser;
 let home: string;
 let configPath: string;
 let restoreHome = () => {};
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  ensureRenderer();
-  browser = await launchChromium();
+const e2e = useBrowser({
+  uiTimeout: UI_TIMEOUT,
+  app: () => startOnOtherApps(),
+  closeContexts: "after-all",
+  afterAll: () => restoreHome(),
+});
+
+/** The companion on a first run, in a HOME holding a Claude Desktop and a Cursor config. */
+function startOnOtherApps() {
   home = mkdtempSync(join(tmpdir(), "tnc-import-home-"));
   mkdirSync(join(home, ".config", "Claude"), { recursive: true });
   mkdirSync(join(home, ".cursor"), { recursive: true });
@@ -36,27 +39,11 @@ beforeAll(async () => {
   // The companion reads the other clients of this process's HOME (this worker's only).
   restoreHome = useHome(home);
   configPath = join(home, ".config", "toolnexus-companion", "mcp.json");
-  app = await startFromFile(configPath);
-}, 240_000);
+  return startFromFile(configPath);
+}
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  restoreHome();
-});
-
-const check = (message: string, overflow: number, violations: string[]) => {
-  expect(overflow, message).toBeLessThanOrEqual(0);
-  expect(violations, message).toEqual([]);
-};
-
-async function openPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: DESKTOP });
-  context.setDefaultTimeout(UI_TIMEOUT);
-  const page = await context.newPage();
-  await page.goto(app.pageUrl);
-  await page.getByRole("navigation", { name: "Main" }).waitFor();
-  return page;
+function openPage(): Promise<Page> {
+  return e2e.open({ viewport: DESKTOP });
 }
 
 describe("import from other apps", () => {
@@ -73,7 +60,7 @@ describe("import from other apps", () => {
     expect(await clash.isChecked()).toBe(false);
     expect(await cursor.innerText()).toContain('Another server is already called "coffee"');
     expect(await cursor.innerText()).toContain("Cannot be imported");
-    await shootAll(page, "issue8-import-list", check);
+    await shootAll(page, "issue8-import-list");
 
     await clash.check();
     const button = region.getByRole("button", { name: "Import 2 servers" });
@@ -90,10 +77,10 @@ describe("import from other apps", () => {
     expect(written.mcpServers["coffee@cursor"].args).toEqual([EVERYTHING, "stdio"]);
     // Both connect: the config watcher started them from the written file.
     await expect
-      .poll(() => app.core.internals.source.servers().filter((s) => s.state === "connected").map((s) => s.name).sort(), { timeout: 45_000 })
+      .poll(() => e2e.app.core.internals.source.servers().filter((s) => s.state === "connected").map((s) => s.name).sort(), { timeout: 45_000 })
       .toEqual(["coffee", "coffee@cursor"]);
     await expect.poll(() => page.getByText("connected", { exact: true }).count(), { timeout: UI_TIMEOUT }).toBe(2);
-    await shootAll(page, "issue8-import-done", check);
+    await shootAll(page, "issue8-import-done");
 
     // The Servers view's action shows both as already added now, with nothing left to import.
     await page.getByRole("button", { name: "Import from other apps" }).click();
@@ -102,6 +89,6 @@ describe("import from other apps", () => {
     expect(await region.getByRole("button", { name: "Import 0 servers" }).isDisabled()).toBe(true);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     expect(await axeViolations(page)).toEqual([]);
-    await shootAll(page, "issue8-import-servers-view", check);
+    await shootAll(page, "issue8-import-servers-view");
   }, 180_000);
 });

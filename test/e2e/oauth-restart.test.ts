@@ -10,15 +10,13 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import keytar from "keytar";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCore } from "../../src/main/app/core";
-import { startCompanionServer } from "../../src/main/app/companion-server";
-import { browserPlatform } from "../../src/main/app/serve";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { createKeytarStore, createMemoryStore } from "../../src/main/secrets";
 import type { SecretStore } from "../../src/main/secrets/types";
 import { startOAuthServer } from "../integration/oauth-harness";
-import { launchChromium, rendererDir, type App } from "./harness";
+import { useBrowser, type App } from "./harness";
+import { startFromFile } from "./config-app";
 import { outputOf } from "../helpers/tool-output";
 
 const UI_TIMEOUT = 30_000;
@@ -28,28 +26,18 @@ if (!hasBus && process.env.TNC_REQUIRE_KEYCHAIN) {
 }
 const SERVICE = `toolnexus-companion-test-restart-${process.pid}`;
 
-let browser: Browser;
-beforeAll(async () => {
-  rendererDir();
-  browser = await launchChromium();
-}, 240_000);
-afterAll(async () => {
-  await browser?.close();
-  if (hasBus) for (const { account } of await keytar.findCredentials(SERVICE)) await keytar.deletePassword(SERVICE, account);
+const e2e = useBrowser({
+  uiTimeout: UI_TIMEOUT,
+  closeContexts: "after-all",
+  afterAll: async () => {
+    if (hasBus) for (const { account } of await keytar.findCredentials(SERVICE)) await keytar.deletePassword(SERVICE, account);
+  },
 });
 
-async function start(configPath: string, secrets: SecretStore): Promise<App> {
-  const log: string[] = [];
-  const core = await createCore({ configPath, platform: browserPlatform, secrets, log: (l) => log.push(l), connectInBackground: true });
-  const server = await startCompanionServer(core, { port: 0, staticDir: rendererDir(), log: (l) => log.push(l) });
-  return { core, server, pageUrl: server.pageUrl(), log, close: () => core.close() };
-}
+const start = (configPath: string, secrets: SecretStore): Promise<App> => startFromFile(configPath, { secrets });
 
-async function openPage(context: BrowserContext, app: App): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(app.pageUrl);
-  await page.getByRole("navigation", { name: "Main" }).waitFor();
-  return page;
+function openPage(context: BrowserContext, app: App): Promise<Page> {
+  return e2e.open({ context, url: app.pageUrl });
 }
 
 const secureState = (app: App) => app.core.servers().find((s) => s.name === "secure")?.state;
@@ -67,8 +55,7 @@ describe("OAuth sign-in across a restart, in Chromium (issue 9)", () => {
 
     // First run: the sign-in question, answered in the page; the browser completes the flow.
     const first = await start(configPath, store());
-    let context = await browser.newContext();
-    context.setDefaultTimeout(UI_TIMEOUT);
+    let context = await e2e.context();
     try {
       const page = await openPage(context, first);
       const ask = page.getByRole("region", { name: "Authorization request" });
@@ -90,8 +77,7 @@ describe("OAuth sign-in across a restart, in Chromium (issue 9)", () => {
 
     // Restart on the same keychain: connected without a question, the tool's own question works.
     const second = await start(configPath, store());
-    context = await browser.newContext();
-    context.setDefaultTimeout(UI_TIMEOUT);
+    context = await e2e.context();
     try {
       await expect.poll(() => secureState(second), { timeout: UI_TIMEOUT }).toBe("connected");
       expect(second.core.internals.inbox.list()).toEqual([]);

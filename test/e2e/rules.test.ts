@@ -3,97 +3,47 @@
 // box on the form and accepts; the same question asked again is answered by the rule without the
 // form, with a quiet note offering Undo; after Undo the form comes back. Screenshots at 1280×800
 // and 420×640, light and dark, each checked for horizontal overflow and by axe.
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { describe, it, expect } from "vitest";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { createCore, type Core } from "../../src/main/app/core";
-import { startCompanionServer, type CompanionServer } from "../../src/main/app/companion-server";
-import { browserPlatform } from "../../src/main/app/serve";
-import { EVERYTHING, launchChromium, rendererDir, repoRoot } from "./harness";
+import type { Page } from "playwright-core";
+import { axeViolations, DESKTOP, EVERYTHING, POPUP, repoRoot, shootAll as shootViews, startApp, useBrowser } from "./harness";
 import type { ToolRunResult } from "../../src/shared/types";
 import { approvalRequest, hookAgent } from "../../src/main/hooks";
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE: string = (require("axe-core") as { source: string }).source;
-const SHOTS = join(repoRoot, "test-output", "screenshots");
 const UI_TIMEOUT = 15_000;
 const TOOL = "everything_trigger-elicitation-request";
-const DESKTOP = { width: 1280, height: 800 };
-const POPUP = { width: 420, height: 640 };
 
-let core: Core;
-let server: CompanionServer;
-let browser: Browser;
 let dir: string;
-const log: string[] = [];
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  rendererDir();
-  dir = mkdtempSync(join(tmpdir(), "tnc-rules-e2e-"));
-  core = await createCore({
-    config: { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } },
-    platform: browserPlatform,
-    log: (l) => log.push(l),
-    rulesPath: join(dir, "rules.json"),
-  });
-  server = await startCompanionServer(core, { port: 0, staticDir: rendererDir(), log: (l) => log.push(l) });
-  browser = await launchChromium();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await core?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+const e2e = useBrowser({
+  uiTimeout: UI_TIMEOUT,
+  app: () => {
+    dir = mkdtempSync(join(tmpdir(), "tnc-rules-e2e-"));
+    return startApp({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }, { core: { rulesPath: join(dir, "rules.json") } });
+  },
+  closeContexts: "after-all",
+  afterAll: () => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  },
 });
 
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`);
-  });
-}
-
-/** The view on screen at both sizes and schemes: a screenshot, no horizontal overflow, zero axe violations. */
-async function shootAll(page: Page, name: string, show?: string): Promise<void> {
-  for (const size of [DESKTOP, POPUP]) {
-    for (const scheme of ["light", "dark"] as const) {
-      await page.setViewportSize(size);
-      await page.emulateMedia({ colorScheme: scheme });
-      // The part this shot is about, in the middle of the view (clear of the sticky header and action bar).
-      if (show) await page.evaluate((selector) => document.querySelector(selector)?.scrollIntoView({ block: "center" }), show);
-      await page.screenshot({ path: join(SHOTS, `issue10-rules-${name}-${size.width}x${size.height}-${scheme}.png`) });
-      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
-      expect(scrollWidth, `${name} at ${size.width} px, ${scheme}`).toBeLessThanOrEqual(innerWidth);
-      expect(await axeViolations(page), `${name} at ${size.width} px, ${scheme}`).toEqual([]);
-    }
-  }
-  await page.setViewportSize(DESKTOP);
-  await page.emulateMedia({ colorScheme: "light" });
-}
+/** The view on screen at both sizes and schemes (issue10-rules-<name>): a screenshot, no horizontal overflow, zero axe violations. */
+const shootAll = (page: Page, name: string, show?: string) => shootViews(page, `issue10-rules-${name}`, { show });
 
 /** Runs the tool from outside the page, as an agent through the gateway would; its result when done. */
 function trigger(): Promise<ToolRunResult> {
-  return core.handlers["tools:run"]({ tool: TOOL, args: {} });
+  return e2e.app.core.handlers["tools:run"]({ tool: TOOL, args: {} });
 }
 
 const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("button", { name });
 
 describe("rules in Chromium", () => {
   it("Always answer this way: the next identical question is answered by the rule with an Undo note; after Undo the form comes back", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP, colorScheme: "light" });
-    context.setDefaultTimeout(UI_TIMEOUT);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(server.pageUrl());
-    await nav(page, "Inbox").waitFor();
-    await expect.poll(() => core.servers().find((s) => s.name === "everything")?.state, { timeout: 30_000 }).toBe("connected");
+    const page = await e2e.open({ viewport: DESKTOP, colorScheme: "light", ready: (page) => nav(page, "Inbox").waitFor() });
+    const errors = e2e.errors(page);
+    await expect.poll(() => e2e.app.core.servers().find((s) => s.name === "everything")?.state, { timeout: 30_000 }).toBe("connected");
 
     // 1. The person answers the form and ticks "Always answer this way".
     const first = trigger();
@@ -114,7 +64,7 @@ describe("rules in Chromium", () => {
     await accept.click();
     const firstResult = await first;
     expect(firstResult.output).toContain("Ada Lovelace");
-    const rules = core.handlers["rules:list"](undefined) as Promise<Array<{ id: string; explanation: string; uses: number }>>;
+    const rules = e2e.app.core.handlers["rules:list"](undefined) as Promise<Array<{ id: string; explanation: string; uses: number }>>;
     const [rule] = await rules;
     expect(rule.explanation).toMatch(/^Accept the form .* from everything's tool trigger-elicitation-request sending .*"Ada Lovelace".*until the companion quits\.$/);
 
@@ -154,7 +104,7 @@ describe("rules in Chromium", () => {
     await page.setViewportSize(DESKTOP);
     await undo.click();
     await expect.poll(() => notes.innerText()).toContain("Rule removed");
-    expect(await (core.handlers["rules:list"](undefined) as Promise<unknown[]>)).toEqual([]);
+    expect(await (e2e.app.core.handlers["rules:list"](undefined) as Promise<unknown[]>)).toEqual([]);
 
     // 3. Asked again after Undo: the form is back for the person.
     const third = trigger();
@@ -164,15 +114,11 @@ describe("rules in Chromium", () => {
     await nav(page, "Settings").click();
     await page.getByText(/^No rules\./).waitFor();
     expect(errors).toEqual([]);
-    await context.close();
+    await page.context().close();
   }, 180_000);
 
   it("an agent's permission prompt: 'Allow this exact request again' for the session answers the identical next one; a shell command is not offered", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP, colorScheme: "light" });
-    context.setDefaultTimeout(UI_TIMEOUT);
-    const page = await context.newPage();
-    await page.goto(server.pageUrl());
-    await nav(page, "Inbox").waitFor();
+    const page = await e2e.open({ viewport: DESKTOP, colorScheme: "light", ready: (page) => nav(page, "Inbox").waitFor() });
 
     let n = 0;
     const ask = (fixture: string) => {
@@ -180,7 +126,7 @@ describe("rules in Chromium", () => {
       const read = agent.read(JSON.parse(readFileSync(join(repoRoot, "test", "fixtures", "hooks", fixture), "utf8")));
       if (!read.ok) throw new Error(read.reason);
       const request = approvalRequest(agent.label, read.call, { id: `hook-${fixture}-${++n}` });
-      return core.internals.inbox.waitFor(request, { source: { agent: agent.label } });
+      return e2e.app.core.internals.inbox.waitFor(request, { source: { agent: agent.label } });
     };
 
     // A shell command: the card says why it is never allowed again by a rule, quietly.
@@ -208,6 +154,6 @@ describe("rules in Chromium", () => {
     expect(await card.count()).toBe(0);
     await notes.getByRole("button", { name: "Undo" }).first().click();
     await expect.poll(() => notes.innerText()).toContain("Rule removed");
-    await context.close();
+    await page.context().close();
   }, 120_000);
 });

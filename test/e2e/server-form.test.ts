@@ -5,56 +5,46 @@
 // argument: the file changes, the comment stays, the server restarts with it), and stops the demo,
 // which offers neither Disable nor Remove. The form, the cards and a refused field are shot at
 // 1280×800 and 420×640, light and dark, each axe-clean and without horizontal overflow.
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { describe, it, expect } from "vitest";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, repoRoot, type App } from "./harness";
-import { DESKTOP, SHOTS, ensureRenderer, shootAll, startFromFile, useHome } from "./config-app";
+import type { Page } from "playwright-core";
+import { DESKTOP, repoRoot, shootAll, useBrowser } from "./harness";
+import { startFromFile, useHome } from "./config-app";
 import { rawServerMap } from "../../src/main/mcp/config/parse";
 import { parseConfigText } from "../../src/main/base/config-text";
 import { createMemoryStore } from "../../src/main/secrets/memory-store";
 
 const UI_TIMEOUT = 20_000;
 const FIXTURE = join(repoRoot, "test", "fixtures", "echo-env.mjs");
-let app: App;
-let browser: Browser;
 let configPath: string;
 let restoreHome = () => {};
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  ensureRenderer();
+const e2e = useBrowser({
+  uiTimeout: UI_TIMEOUT,
+  app: () => startFirstRun(),
+  closeContexts: "after-all",
+  afterAll: () => restoreHome(),
+});
+
+/** The companion on a first run (no config file yet), with a stand-in keychain. */
+function startFirstRun() {
   const dir = mkdtempSync(join(tmpdir(), "tnc-server-form-"));
   mkdirSync(join(dir, "home", ".config"), { recursive: true });
   restoreHome = useHome(join(dir, "home"));
   configPath = join(dir, "mcp.json");
   // A stand-in keychain (this machine's tests have no Secret Service here): the form offers
   // "Keep it in the keychain" only where one is available.
-  app = await startFromFile(configPath, { secrets: { ...createMemoryStore("stand-in"), available: true, detail: "a stand-in keychain for this test" } });
-  browser = await launchChromium();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  restoreHome();
-});
+  return startFromFile(configPath, { secrets: { ...createMemoryStore("stand-in"), available: true, detail: "a stand-in keychain for this test" } });
+}
 
 const card = (page: Page, name: string) => page.getByRole("article").filter({ has: page.getByRole("heading", { name, level: 2, exact: true }) });
-const check = (message: string, overflow: number, violations: string[]) => {
-  expect(overflow, message).toBeLessThanOrEqual(0);
-  expect(violations, message).toEqual([]);
-};
 const entry = (name: string) => rawServerMap(parseConfigText(readFileSync(configPath, "utf8")))[name];
 
 describe("adding and editing a server in the app", () => {
   it("adds a local server through the form, edits it, keeps the file's comments, and stops the demo", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    context.setDefaultTimeout(UI_TIMEOUT);
-    const page = await context.newPage();
-    await page.goto(app.pageUrl);
+    const page = await e2e.open({ viewport: DESKTOP, ready: false });
     await page.getByRole("button", { name: "Try a question" }).click();
     await page.getByRole("form", { name: "Question" }).waitFor();
     await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Servers", exact: true }).click();
@@ -69,7 +59,7 @@ describe("adding and editing a server in the app", () => {
     await form.getByRole("button", { name: "Add a variable" }).click();
     await form.getByRole("textbox", { name: "Variable 1 name" }).fill("ECHO-ENV");
     await form.getByRole("textbox", { name: "Variable 1 value" }).fill("MODE");
-    await shootAll(page, "servers-add-form", check);
+    await shootAll(page, "servers-add-form");
     // The remote side of the same form: an Authorization header goes to the keychain by default.
     await form.getByRole("radio", { name: "On the web (an address)" }).check();
     await form.getByRole("textbox", { name: "Address" }).fill("https://mcp.example.com/mcp");
@@ -77,14 +67,14 @@ describe("adding and editing a server in the app", () => {
     await form.getByRole("textbox", { name: "Header 1 name" }).fill("Authorization");
     expect(await form.getByRole("checkbox", { name: "Keep it in the keychain" }).isChecked()).toBe(true);
     await form.getByLabel("Header 1 value").fill("Bearer not-sent-in-this-test");
-    await shootAll(page, "servers-add-form-remote", check);
+    await shootAll(page, "servers-add-form-remote");
     await form.getByRole("radio", { name: "On this computer (a program)" }).check();
     // Main refuses the env name on its field; nothing is written.
     await form.getByRole("button", { name: "Add the server" }).click();
     const envName = form.getByRole("textbox", { name: "Variable 1 name" });
     await expect.poll(() => envName.getAttribute("aria-invalid")).toBe("true");
     expect(await form.getByText("Letters, digits and _ only").isVisible()).toBe(true);
-    await shootAll(page, "servers-add-form-refused", check);
+    await shootAll(page, "servers-add-form-refused");
     expect(() => readFileSync(configPath)).toThrow();
 
     await envName.fill("ECHO_ENV");
@@ -100,7 +90,7 @@ describe("adding and editing a server in the app", () => {
 
     // The demo is still this session's only, now beside a config file: no Disable, Remove or Edit.
     for (const name of ["Disable", "Remove", "Edit"]) expect(await demo.getByRole("button", { name, exact: true }).count()).toBe(0);
-    await shootAll(page, "servers-cards-with-demo", check);
+    await shootAll(page, "servers-cards-with-demo");
 
     // The person annotates the file by hand; the app's edit must keep it.
     const annotated = readFileSync(configPath, "utf8").replace("{\n", "{\n  // servers I use every day\n");
@@ -110,7 +100,7 @@ describe("adding and editing a server in the app", () => {
     await expect.poll(() => edit.getByRole("textbox", { name: "Argument 1" }).inputValue()).toBe(FIXTURE);
     await edit.getByRole("button", { name: "Add an argument" }).click();
     await edit.getByRole("textbox", { name: "Argument 2" }).fill("--second-arg");
-    await shootAll(page, "servers-edit-form", check);
+    await shootAll(page, "servers-edit-form");
     await edit.getByRole("button", { name: "Save changes" }).click();
     await edit.waitFor({ state: "detached" });
     const after = readFileSync(configPath, "utf8");
@@ -119,13 +109,13 @@ describe("adding and editing a server in the app", () => {
     await expect.poll(() => echo.locator(".server-target code").innerText(), { timeout: UI_TIMEOUT }).toBe(`${process.execPath} ${FIXTURE} --second-arg`);
     await echo.getByText("connected", { exact: true }).waitFor({ timeout: 30_000 });
     // The restarted server runs with the new argument.
-    const ran = await app.core.handlers["tools:run"]({ tool: "echo_started_with", args: {} });
+    const ran = await e2e.app.core.handlers["tools:run"]({ tool: "echo_started_with", args: {} });
     expect(JSON.stringify(ran)).toContain("--second-arg");
 
     await demo.getByRole("button", { name: "Stop demo" }).click();
     await demo.waitFor({ state: "detached" });
-    expect(app.log.some((l) => l.includes('"demo": stopped for this session'))).toBe(true);
+    expect(e2e.app.log.some((l) => l.includes('"demo": stopped for this session'))).toBe(true);
     expect(readFileSync(configPath, "utf8")).toBe(after);
-    await context.close();
+    await page.context().close();
   }, 180_000);
 });

@@ -4,24 +4,23 @@
 // (its log line says the person asked). Disable and Enable edit the real config file and the
 // watcher applies them; Remove asks first and removes the entry. The tool search filters across
 // servers. Screenshots at 1280×800 and 420×640, light and dark, with overflow and axe checks.
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { describe, it, expect } from "vitest";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, CANCEL_FIXTURE, EVERYTHING, type App } from "./harness";
+import type { Page } from "playwright-core";
+import { CANCEL_FIXTURE, DESKTOP, EVERYTHING, horizontalOverflow, shootAll, useBrowser } from "./harness";
 import { startOAuthServer } from "../integration/oauth-harness";
-import { DESKTOP, SHOTS, ensureRenderer, horizontalOverflow, shootAll, startFromFile } from "./config-app";
+import { startFromFile } from "./config-app";
 
 const UI_TIMEOUT = 20_000;
 const MISSING = "/nonexistent/toolnexus-no-such-server";
-let app: App;
-let browser: Browser;
 let configPath: string;
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  ensureRenderer();
+const e2e = useBrowser({ uiTimeout: UI_TIMEOUT, app: () => startOnConfigFile(), closeContexts: "after-all" });
+
+/** The companion on a config file naming server-everything, a withdrawing fixture and a command that does not exist. */
+function startOnConfigFile() {
   configPath = join(mkdtempSync(join(tmpdir(), "tnc-servers-view-")), "mcp.json");
   writeFileSync(
     configPath,
@@ -37,30 +36,20 @@ beforeAll(async () => {
       2,
     ),
   );
-  app = await startFromFile(configPath);
-  browser = await launchChromium();
-}, 240_000);
+  return startFromFile(configPath);
+}
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
-
-async function openServers(): Promise<Page> {
-  const context = await browser.newContext({ viewport: DESKTOP });
-  context.setDefaultTimeout(UI_TIMEOUT);
-  const page = await context.newPage();
-  await page.goto(app.pageUrl);
-  await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Servers", exact: true }).click();
-  await page.getByRole("list", { name: "Servers" }).waitFor();
-  return page;
+function openServers(): Promise<Page> {
+  return e2e.open({
+    viewport: DESKTOP,
+    ready: async (page) => {
+      await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Servers", exact: true }).click();
+      await page.getByRole("list", { name: "Servers" }).waitFor();
+    },
+  });
 }
 
 const card = (page: Page, name: string) => page.getByRole("article").filter({ has: page.getByRole("heading", { name, level: 2, exact: true }) });
-const check = (message: string, overflow: number, violations: string[]) => {
-  expect(overflow, message).toBeLessThanOrEqual(0);
-  expect(violations, message).toEqual([]);
-};
 
 describe("Servers view", () => {
   it("a server whose command is missing comes first with its next step, and Retry asks main to restart it", async () => {
@@ -71,11 +60,11 @@ describe("Servers view", () => {
     await card(page, "everything").getByText("connected", { exact: true }).waitFor({ timeout: 30_000 });
     const first = page.getByRole("list", { name: "Servers" }).getByRole("heading", { level: 2 }).first();
     expect(await first.innerText()).toBe("missing");
-    await shootAll(page, "issue8-servers-failed", check);
+    await shootAll(page, "issue8-servers-failed");
 
-    expect(app.log.some((l) => l.includes('"missing": restarting (asked by the person)'))).toBe(false);
+    expect(e2e.app.log.some((l) => l.includes('"missing": restarting (asked by the person)'))).toBe(false);
     await missing.getByRole("button", { name: "Retry" }).click();
-    await expect.poll(() => app.log.some((l) => l.includes('"missing": restarting (asked by the person)')), { timeout: UI_TIMEOUT }).toBe(true);
+    await expect.poll(() => e2e.app.log.some((l) => l.includes('"missing": restarting (asked by the person)')), { timeout: UI_TIMEOUT }).toBe(true);
     // Still missing: it stays first, with the same next step.
     await missing.getByText("is it installed?").waitFor();
   }, 120_000);
@@ -90,7 +79,7 @@ describe("Servers view", () => {
     expect(headings).toContain("trigger-elicitation-request");
     expect(headings).not.toContain("echo");
     expect(await card(page, "everything").getByText(/^Tools \(\d+ of \d+ match\)$/).count()).toBe(1);
-    await shootAll(page, "issue8-servers-search", check);
+    await shootAll(page, "issue8-servers-search");
     // The narrowest tray popup too.
     await page.setViewportSize({ width: 360, height: 640 });
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
@@ -113,7 +102,7 @@ describe("Servers view", () => {
     await missing.getByRole("button", { name: "Remove" }).click();
     const ask = missing.getByRole("group", { name: "Remove missing?" });
     await ask.waitFor();
-    await shootAll(page, "issue8-servers-remove-ask", check);
+    await shootAll(page, "issue8-servers-remove-ask");
     await ask.getByRole("button", { name: "Keep it" }).click();
     expect(JSON.parse(readFileSync(configPath, "utf8")).mcpServers.missing).toBeTruthy();
     await missing.getByRole("button", { name: "Remove" }).click();
@@ -131,10 +120,8 @@ describe("Servers view: sign-in to a remote server (issue 9)", () => {
     writeFileSync(path, JSON.stringify({ mcpServers: { secure: { url: oauth.url } } }));
     const own = await startFromFile(path);
     try {
-      const context = await browser.newContext({ viewport: DESKTOP });
-      context.setDefaultTimeout(UI_TIMEOUT);
-      const page = await context.newPage();
-      await page.goto(own.pageUrl);
+      const page = await e2e.open({ viewport: DESKTOP, url: own.pageUrl, ready: false });
+      const context = page.context();
       // The first connect asks at once; the person says no.
       const ask = page.getByRole("region", { name: "Authorization request" });
       await ask.waitFor({ timeout: 30_000 });
@@ -142,7 +129,7 @@ describe("Servers view: sign-in to a remote server (issue 9)", () => {
       await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Servers", exact: true }).click();
       const secure = card(page, "secure");
       await secure.getByText("Needs sign-in", { exact: true }).waitFor({ timeout: 30_000 });
-      await shootAll(page, "issue9-servers-needs-sign-in", check);
+      await shootAll(page, "issue9-servers-needs-sign-in");
       await secure.getByRole("button", { name: "Sign in" }).click();
       // The sign-in question comes to the person; Open in browser follows the flow to the callback.
       await ask.waitFor({ timeout: 30_000 });

@@ -42,12 +42,3 @@ export function scriptedPerson(policy: Policy = () => undefined, inbox = new Inb
     },
   };
 }
-
-/** Polls `check` until it is true, or fails after `ms`. */
-export async function eventually(check: () => boolean, ms = 5000, what = "condition"): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -10,7 +10,7 @@ import { createCore, CONFIG_ERROR_ENTRY, type Core } from "../../src/main/app/co
 import { browserPlatform } from "../../src/main/app/serve";
 import type { InboxEvent } from "../../src/shared/types";
 import type { ServerView } from "../../src/shared/types";
-import { becomesTrue } from "../helpers/becomes-true";
+import { becomesTrue, until } from "../helpers/poll";
 
 const require = createRequire(import.meta.url);
 export const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
@@ -28,16 +28,6 @@ function childrenRunning(needle: string): number[] {
     .split("\n")
     .filter((line) => line.includes(needle))
     .map((line) => Number(line.trim().split(/\s+/)[0]));
-}
-
-async function until<T>(probe: () => T | undefined, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe("core with server-everything over stdio", () => {
@@ -63,7 +53,7 @@ describe("core with server-everything over stdio", () => {
 
   it("tools:run of trigger-elicitation-request puts a question in the Inbox; answering it completes the run", async () => {
     const run = core.handlers["tools:run"]({ tool: "everything_trigger-elicitation-request", args: {} });
-    const added = await until(() => events.find((e): e is Extract<InboxEvent, { type: "added" }> => e.type === "added"));
+    const added = await until(() => events.find((e): e is Extract<InboxEvent, { type: "added" }> => e.type === "added"), 15_000);
     expect(added.entry.source).toEqual({ server: "everything", tool: "trigger-elicitation-request" });
     expect(added.entry.request.kind).toBe("input");
     const schema = added.entry.request.data?.schema as { properties: Record<string, unknown> };
@@ -92,7 +82,7 @@ describe("core with server-everything over stdio", () => {
   it("declining reaches the server as decline", async () => {
     events.length = 0;
     const run = core.handlers["tools:run"]({ tool: "everything_trigger-elicitation-request", args: {} });
-    const added = await until(() => events.find((e): e is Extract<InboxEvent, { type: "added" }> => e.type === "added"));
+    const added = await until(() => events.find((e): e is Extract<InboxEvent, { type: "added" }> => e.type === "added"), 15_000);
     await core.handlers["inbox:answer"]({ id: added.entry.request.id, ok: false, reason: "declined" });
     expect((await run).output).toContain("User declined");
   });
@@ -100,7 +90,7 @@ describe("core with server-everything over stdio", () => {
   it("url:open in browser mode returns the url for the page and opens nothing", async () => {
     events.length = 0;
     const run = core.handlers["tools:run"]({ tool: "everything_trigger-url-elicitation", args: { url: "https://example.com/consent" } });
-    const added = await until(() => events.find((e): e is Extract<InboxEvent, { type: "added" }> => e.type === "added"));
+    const added = await until(() => events.find((e): e is Extract<InboxEvent, { type: "added" }> => e.type === "added"), 15_000);
     expect(added.entry.request).toMatchObject({ kind: "authorization", url: "https://example.com/consent" });
     expect(await core.handlers["url:open"]({ id: added.entry.request.id })).toEqual({ opened: false, url: "https://example.com/consent" });
     await core.handlers["inbox:answer"]({ id: added.entry.request.id, ok: false, reason: "cancelled" });
@@ -176,7 +166,7 @@ describe("core config file", () => {
       (r) => ({ output: r.output }),
       (e: Error) => ({ error: e.message }),
     );
-    await until(() => events.find((e) => e.type === "added"));
+    await until(() => events.find((e) => e.type === "added"), 15_000);
     expect(childrenRunning(EVERYTHING).length).toBeGreaterThan(0);
     await core.close();
     expect(events.at(-1)).toMatchObject({ type: "withdrawn", reason: "closed" });

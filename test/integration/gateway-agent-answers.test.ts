@@ -13,6 +13,7 @@ import { attachHistory, type HistoryRecorder } from "../../src/main/history/reco
 import { HistoryStore } from "../../src/main/history/store";
 import type { InboxEvent, PendingEntry } from "../../src/shared/types";
 import { fixtureCommand } from "../fixtures";
+import { becomesTrue } from "../helpers/poll";
 import { nextQuestion, startCompanion, textOf, type Companion } from "./gateway-harness";
 
 let companion: Companion;
@@ -117,7 +118,7 @@ describe("elicitation answered by the agent", () => {
       const entry = await asked;
       companion.inbox.answer(entry.request.id, { ok: true, data: { username: "quick", email: "q@example.com" } });
       expect(textOf(await call)).toBe('User response: action=accept, content={"username":"quick","email":"q@example.com"}');
-      for (let i = 0; i < 50 && !agentCancelled; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      await becomesTrue(() => agentCancelled, 1000);
       expect(agentCancelled).toBe(true);
       expect(await recorded(entry.request.id)).toMatchObject({ outcome: "accepted", by: "person" });
     } finally {

@@ -108,17 +108,7 @@ export function nextQuestion(companion: Companion, where: (entry: PendingEntry) 
   });
 }
 
-export function until(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      if (predicate()) return resolve();
-      if (Date.now() > deadline) return reject(new Error("condition not met in time"));
-      setTimeout(tick, 20);
-    };
-    tick();
-  });
-}
+export { until } from "../helpers/poll";
 
 export function textOf(result: { content?: unknown }): string {
   const content = (result.content ?? []) as Array<{ type: string; text?: string }>;

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { fixtureCommand } from "../fixtures";
+import { becomesTrue } from "../helpers/poll";
 import { connectAgent, startCompanion, type Companion } from "./gateway-harness";
 
 let companion: Companion;
@@ -68,8 +69,7 @@ describe("gateway surface with two servers", () => {
     alice.setNotificationHandler("notifications/resources/updated", (n) => void seen.alice.push(n.params.uri));
     bob.setNotificationHandler("notifications/resources/updated", (n) => void seen.bob.push(n.params.uri));
     await alice.subscribeResource({ uri: "toolnexus+other:test://watched-resource" });
-    const deadline = Date.now() + 5000;
-    while (seen.alice.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await becomesTrue(() => seen.alice.length > 0, 5000);
     expect(seen.alice).toEqual(["toolnexus+other:test://watched-resource"]);
     expect(seen.bob).toEqual([]);
     await alice.unsubscribeResource({ uri: "toolnexus+other:test://watched-resource" });

@@ -12,6 +12,7 @@ import { browserPlatform } from "../../src/main/app/serve";
 import { MAX_PENDING_PER_CALLER } from "../../src/shared/limits";
 import { rawExchange, rawRequestBytes, upgradeHeaders } from "../fuzz/http-raw-client";
 import { rawRequest } from "./gateway-harness";
+import { becomesTrue, until } from "../helpers/poll";
 
 let core: Core;
 let server: CompanionServer;
@@ -70,8 +71,7 @@ describe("a hostile client, then ordinary work", () => {
       if (e.type === "refused") refused.push(e.request.id);
     });
     const flood = Array.from({ length: 500 }, (_, i) => postRequest(JSON.stringify({ id: `flood-${i}`, kind: "input", prompt: `flood ${i}` }), `bot-${i}`));
-    const deadline = Date.now() + 20_000;
-    while (core.internals.inbox.list().length + refused.length < 500 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await becomesTrue(() => core.internals.inbox.list().length + refused.length >= 500, 20_000);
     off();
     expect(core.internals.inbox.list().length).toBeLessThanOrEqual(MAX_PENDING_PER_CALLER);
     expect(core.internals.inbox.list()).toHaveLength(MAX_PENDING_PER_CALLER);
@@ -94,7 +94,7 @@ describe("a hostile client, then ordinary work", () => {
     expect(replies.every((r) => r.status === 200 || r.status === 429)).toBe(true);
 
     const normal = postRequest(JSON.stringify({ id: "normal-1", kind: "input", prompt: "A normal question" }), "calm-agent");
-    while (!core.internals.inbox.get("normal-1")) await new Promise((r) => setTimeout(r, 20));
+    await until(() => core.internals.inbox.get("normal-1"), 60_000, "the calm agent's question");
     core.internals.inbox.answer("normal-1", { ok: true });
     const answered = await normal;
     expect(answered.status).toBe(200);

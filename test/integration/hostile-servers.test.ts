@@ -8,6 +8,7 @@ import { MAX_RESULT_BYTES_TO_PAGE, MAX_SERVER_MESSAGE_BYTES, MAX_TOOLS_PER_SERVE
 import { browserPlatform } from "../../src/main/app/serve";
 import type { InboxEvent } from "../../src/shared/types";
 import { fixtureCommand } from "../fixtures";
+import { until } from "../helpers/poll";
 
 let core: Core;
 const lines: string[] = [];
@@ -31,16 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await core?.close();
 });
-
-async function until<T>(probe: () => T | undefined, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const start = performance.now();
@@ -94,7 +85,7 @@ describe("hostile tool results", () => {
 
 describe("a stdio server that breaks the line framing", () => {
   it("a 12 MiB message (over the SDK reader's 10 MiB) arrives; a line that is not JSON is skipped", async () => {
-    await until(() => (core.internals.source.servers().find((s) => s.name === "lines")?.state === "connected" ? true : undefined));
+    await until(() => (core.internals.source.servers().find((s) => s.name === "lines")?.state === "connected" ? true : undefined), 10_000);
     const big = await core.handlers["tools:run"]({ tool: "lines_big", args: {} });
     expect(big.output).toMatch(/\[output truncated: showing 1048576 of 12582912 bytes\]$/);
     expect(await core.handlers["tools:run"]({ tool: "lines_chatter", args: {} })).toEqual({ output: "chatter", isError: false });
@@ -131,7 +122,7 @@ describe("hostile questions", () => {
 
   it("a pathological pattern form is shown; its checks answer within 200 ms; the answer goes back", async () => {
     const run = core.handlers["tools:run"]({ tool: "asks_ask_pattern", args: {} });
-    const entry = await until(() => core.internals.inbox.list()[0]);
+    const entry = await until(() => core.internals.inbox.list()[0], 10_000);
     const evil = "a".repeat(40) + "!";
     const check = await timed(() => core.handlers["forms:check"]({ id: entry.request.id, data: { code: evil } }));
     expect(check.ms).toBeLessThan(200);
@@ -143,7 +134,7 @@ describe("hostile questions", () => {
 
   it("the same server still asks ordinary questions afterwards", async () => {
     const run = core.handlers["tools:run"]({ tool: "asks_ask_fine", args: {} });
-    const entry = await until(() => core.internals.inbox.list()[0]);
+    const entry = await until(() => core.internals.inbox.list()[0], 10_000);
     await core.handlers["inbox:answer"]({ id: entry.request.id, ok: true, data: { name: "Ada" } });
     expect((await run).output).toBe('accept {"name":"Ada"}');
   });

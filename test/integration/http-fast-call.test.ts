@@ -10,6 +10,7 @@ import { loadMcp } from "../../src/main/mcp/source";
 import type { McpSource, McpTool } from "../../src/main/mcp/types";
 import { toToolOutput } from "../../src/main/mcp/result";
 import { fixturesDir } from "../fixtures";
+import { becomesTrue } from "../helpers/poll";
 import { outputOf } from "../helpers/tool-output";
 
 let server: ChildProcess | undefined;
@@ -88,7 +89,7 @@ afterAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     abort.abort(new Error("the agent cancelled"));
     await expect(call).rejects.toThrow();
-    for (let i = 0; i < 50 && (await seen()).cancelled.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await becomesTrue(async () => (await seen()).cancelled.length > 0, 2500);
     expect(String((await seen()).cancelled[0])).toMatch(/^tnc-\d+$/);
   });
 

@@ -10,19 +10,10 @@ import { browserPlatform } from "../../src/main/app/serve";
 import { createMemoryStore } from "../../src/main/secrets/memory-store";
 import type { InboxEvent, PendingEntry } from "../../src/shared/types";
 import { fixturesDir } from "../fixtures";
+import { until } from "../helpers/poll";
 
 const TOKEN = "retry-TOKEN-1f2e3d4c";
 const cores: Core[] = [];
-
-async function until<T>(what: string, read: () => T | undefined | false, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = read();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 afterEach(async () => {
   await Promise.all(cores.splice(0).map((c) => c.close()));
@@ -54,9 +45,9 @@ describe("Retry after a declined ${input:…}", () => {
     });
     const state = () => core.servers().find((s) => s.name === "local");
 
-    const first = await until("the first question", () => asked[0]);
+    const first = await until(() => asked[0], 15_000, "the first question");
     await core.handlers["inbox:answer"]({ id: first.request.id, ok: false, reason: "declined" });
-    await until("local fails on the decline", () => /declined/.test(state()?.error ?? ""));
+    await until(() => /declined/.test(state()?.error ?? ""), 15_000, "local fails on the decline");
     expect(state()?.error).toContain("Retry asks again");
     // The supervisor's first automatic restart (1 s) finds the decline and asks nothing.
     await new Promise((r) => setTimeout(r, 1500));
@@ -64,12 +55,12 @@ describe("Retry after a declined ${input:…}", () => {
 
     // The person's Retry: a new question, not a silent failure.
     const retried = core.handlers["servers:restart"]({ name: "local" });
-    const second = await until("the question asked again", () => asked[1]);
+    const second = await until(() => asked[1], 15_000, "the question asked again");
     expect(second.request.id).not.toBe(first.request.id);
     expect(second.request.prompt).toBe("VS Code config asks: API token. Stored in your keychain.");
     await core.handlers["inbox:answer"]({ id: second.request.id, ok: true, data: { value: TOKEN } });
     await retried;
-    await until("local connected", () => state()?.state === "connected");
+    await until(() => state()?.state === "connected", 15_000, "local connected");
     expect(await store.get("input.local.token")).toBe(TOKEN);
   });
 });

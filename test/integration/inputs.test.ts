@@ -14,6 +14,7 @@ import { createMemoryStore } from "../../src/main/secrets/memory-store";
 import type { SecretStore } from "../../src/main/secrets/types";
 import type { InboxEvent, PendingEntry } from "../../src/shared/types";
 import { fixture, fixturesDir } from "../fixtures";
+import { until } from "../helpers/poll";
 import { outputOf } from "../helpers/tool-output";
 
 const TOKEN = "vs-input-TOKEN-5e4d3c2b1a";
@@ -40,16 +41,6 @@ function startEcho(): Promise<{ url: string; child: ChildProcess }> {
     });
     child.once("exit", () => reject(new Error("echo-headers exited")));
   });
-}
-
-async function until<T>(what: string, read: () => T | undefined, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = read();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 const cores: Core[] = [];
@@ -109,7 +100,7 @@ describe("VS Code ${input:…} through the core", () => {
 
   it("the first start asks each server through the Inbox; the answers reach env, args and the header, and land in the store, not the file", async () => {
     const { core, added } = await start(store);
-    const questions = await until("two input questions", () => (added.length >= 2 ? added : undefined));
+    const questions = await until(() => (added.length >= 2 ? added : undefined), 15_000, "two input questions");
     expect(questions.map((q) => q.source.server).sort()).toEqual(["local", "remote"]);
     for (const q of questions) {
       expect(q.request.kind).toBe("input");
@@ -120,7 +111,7 @@ describe("VS Code ${input:…} through the core", () => {
     for (const q of questions) {
       await core.handlers["inbox:answer"]({ id: q.request.id, ok: true, data: { value: q.source.server === "local" ? TOKEN : REMOTE_KEY } });
     }
-    await until("both connected", () => ["local", "remote"].every((n) => state(core, n)?.state === "connected"));
+    await until(() => ["local", "remote"].every((n) => state(core, n)?.state === "connected"), 15_000, "both connected");
 
     const local = JSON.parse(await run(core, "local_started_with")) as { argv: string[]; env: Record<string, string> };
     expect(local.env.TOKEN).toBe(TOKEN);
@@ -140,7 +131,7 @@ describe("VS Code ${input:…} through the core", () => {
 
   it("a restart with the same store asks nothing and connects with the stored values", async () => {
     const { core, added } = await start(store);
-    await until("both connected", () => ["local", "remote"].every((n) => state(core, n)?.state === "connected"));
+    await until(() => ["local", "remote"].every((n) => state(core, n)?.state === "connected"), 15_000, "both connected");
     expect(added).toEqual([]);
     expect(JSON.parse(await run(core, "local_started_with")).env.TOKEN).toBe(TOKEN);
     expect(await run(core, "remote_echo_result")).toContain(`authorization: Bearer ${REMOTE_KEY}`);
@@ -150,15 +141,15 @@ describe("VS Code ${input:…} through the core", () => {
     const fresh = createMemoryStore("another store");
     await fresh.set("input.remote.token", REMOTE_KEY);
     const { core, added } = await start(fresh);
-    const question = await until("the local question", () => added.find((q) => q.source.server === "local"));
+    const question = await until(() => added.find((q) => q.source.server === "local"), 15_000, "the local question");
     await core.handlers["inbox:answer"]({ id: question.request.id, ok: false, reason: "declined" });
-    const failed = await until("local fails", () => {
+    const failed = await until(() => {
       const s = state(core, "local");
       return s && s.state !== "connecting" && s.state !== "connected" ? s : undefined;
-    });
+    }, 15_000, "local fails");
     expect(failed.error).toMatch(/needs input token: API token \(declined/);
     expect(failed.error).not.toContain("${input:");
-    await until("remote connected", () => state(core, "remote")?.state === "connected");
+    await until(() => state(core, "remote")?.state === "connected", 15_000, "remote connected");
     // The supervisor's restarts (1 s, 2 s…) find the decline and do not ask again.
     await new Promise((r) => setTimeout(r, 2500));
     expect(added.filter((q) => q.source.server === "local")).toHaveLength(1);

@@ -12,7 +12,7 @@ import { KEYCHAIN_HELPER_NAME } from "../../src/main/secrets/keychain-child";
 import { keychainProcess, type KeychainProcess } from "../../src/main/secrets/keychain-process";
 import { openSecretStore } from "../../src/main/secrets";
 import { isAlive, repoRoot } from "../fixtures";
-import { becomesTrue } from "../helpers/becomes-true";
+import { becomesTrue } from "../helpers/poll";
 
 const standin = (name: string) => join(repoRoot, "test", "fixtures", "keytar-standins", `${name}.cjs`);
 const bin = join(repoRoot, "bin", "toolnexus-companion");

@@ -13,7 +13,7 @@ import { processIdentity } from "../../src/main/process/identity";
 import { KEYCHAIN_HELPER_NAME } from "../../src/main/secrets/keychain-child";
 import { registryPath, writeRegistry } from "../../src/main/process/registry-file";
 import { fixtureCommand, isAlive, repoRoot } from "../fixtures";
-import { stubbornGroup, type Group } from "../unit/process/helpers";
+import { stubbornGroup, type Group } from "./process/helpers";
 
 // Its own copy of the bundle, directly under out/ (see scripts/build-serve.mjs).
 const bundleDir = join(repoRoot, "out", `serve-orphans-${process.pid}`);

@@ -11,21 +11,12 @@ import { createCore, type Core } from "../../src/main/app/core";
 import { QUIT_GRACE_MS } from "../../src/shared/limits";
 import { browserPlatform } from "../../src/main/app/serve";
 import { fixture, fixtureCommand } from "../fixtures";
+import { until } from "../helpers/poll";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function startHttpRecorder(): Promise<{ url: string; lines: string[]; child: ChildProcess }> {
   const child = spawn(process.execPath, [fixture("hostile-quit"), "--http", "--port", "0"], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
@@ -57,7 +48,7 @@ function startHttpRecorder(): Promise<{ url: string; lines: string[]; child: Chi
 async function openQuestion(core: Core, tool: string): Promise<{ run: Promise<unknown> }> {
   const run = core.handlers["tools:run"]({ tool, args: {} });
   run.catch(() => undefined);
-  await until(() => (core.internals.inbox.list().length === 1 ? true : undefined));
+  await until(() => (core.internals.inbox.list().length === 1 ? true : undefined), 10_000);
   return { run };
 }
 

@@ -14,6 +14,7 @@ import { openHistory, type HistoryHandle } from "../../src/main/history";
 import { openRules, type RulesHandle } from "../../src/main/rules";
 import type { InboxEvent, PendingEntry } from "../../src/shared/types";
 import { fixtureCommand, repoRoot } from "../fixtures";
+import { until } from "../helpers/poll";
 import { approvalRequest } from "../../src/main/hooks/approval-request";
 import { toEnvelope } from "../../src/main/rpc/envelope";
 import { companionWaitFor } from "../../src/main/cli/companion-client";
@@ -80,13 +81,8 @@ async function session(): Promise<Session> {
 
 const call = (s: Session) => outputOf(s.source.tools.find((t) => t.name === "deploy_ask_region")!.execute({}));
 
-async function pending(s: Session): Promise<PendingEntry> {
-  for (let i = 0; i < 200; i++) {
-    const [entry] = s.inbox.list();
-    if (entry) return entry;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error("no question arrived");
+function pending(s: Session): Promise<PendingEntry> {
+  return until(() => s.inbox.list()[0], 5000, () => "no question arrived");
 }
 
 beforeAll(() => {

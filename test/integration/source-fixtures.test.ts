@@ -8,7 +8,8 @@ import { McpConfigError } from "../../src/main/base/config-text";
 import { loadMcp, type McpSource } from "../../src/main/mcp/source";
 import type { InboxEvent } from "../../src/shared/types";
 import { fixtureCommand, isAlive, startHttpFixture, waitForExit, type RunningHttpServer } from "../fixtures";
-import { eventually, scriptedPerson } from "../helpers/person";
+import { scriptedPerson } from "../helpers/person";
+import { until } from "../helpers/poll";
 import { outputOf } from "../helpers/tool-output";
 
 let sources: McpSource[] = [];
@@ -73,7 +74,7 @@ describe("questions that go away", () => {
     const question = await person.nextQuestion();
     expect(person.inbox.list()).toHaveLength(1);
     await expect(call).resolves.toMatchObject({ output: "withdrawn" });
-    await eventually(() => person.inbox.list().length === 0, 3000, "the question to be withdrawn");
+    await until(() => person.inbox.list().length === 0, 3000, "the question to be withdrawn");
     expect(events.find((e) => e.type === "withdrawn")).toMatchObject({ id: question.request.id, reason: "aborted" });
     expect(() => person.inbox.answer(question.request.id, { ok: true })).toThrow(/No pending question/);
   });
@@ -87,8 +88,8 @@ describe("questions that go away", () => {
     const call = toolOf(source, "crashy_ask_then_crash").execute({ afterMs: 200 });
     await person.nextQuestion();
     await expect(call).rejects.toThrow(/crashy/);
-    await eventually(() => person.inbox.list().length === 0, 3000, "the question to be withdrawn");
-    await eventually(() => source.status.crashy === "failed", 3000, "crashy to fail");
+    await until(() => person.inbox.list().length === 0, 3000, "the question to be withdrawn");
+    await until(() => source.status.crashy === "failed", 3000, "crashy to fail");
     expect(source.servers().find((s) => s.name === "crashy")?.error).toMatch(/exited with code 3/);
     expect(source.tools.some((t) => t.server === "crashy")).toBe(false);
     expect(source.status.steady).toBe("connected");
@@ -141,7 +142,7 @@ describe("capabilities", () => {
       { mcpServers: { caps: { ...fixtureCommand("capabilities"), env: { CAPS_FILE: file } } } },
       withWaitFor ? { waitFor: person.waitFor } : {},
     );
-    await eventually(() => {
+    await until(() => {
       try {
         return readFileSync(file, "utf8").length > 0;
       } catch {
@@ -164,7 +165,7 @@ describe("process trees and long waits", () => {
   it("close() kills each stdio child's whole process group", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "pids-")), "pids.json");
     const source = await loadMcp({ mcpServers: { tree: { ...fixtureCommand("grandchild"), env: { PIDS_FILE: file } } } });
-    await eventually(() => {
+    await until(() => {
       try {
         return readFileSync(file, "utf8").length > 0;
       } catch {
@@ -199,7 +200,7 @@ describe("process trees and long waits", () => {
     const call = toolOf(source, "slow_ask_after").execute({ ms: 0 });
     await person.nextQuestion();
     await expect(call).rejects.toThrow(/slow/);
-    await eventually(() => person.inbox.list().length === 0, 3000, "the question to be withdrawn");
+    await until(() => person.inbox.list().length === 0, 3000, "the question to be withdrawn");
   });
 });
 
@@ -208,7 +209,7 @@ describe("a flooding server", () => {
     const person = scriptedPerson();
     const source = await load({ mcpServers: { noisy: fixtureCommand("flood") } }, { waitFor: person.waitFor });
     const call = outputOf(toolOf(source, "noisy_ask_many").execute({ count: 11 }));
-    await eventually(() => person.inbox.list().length === 8, 5000, "8 pending questions");
+    await until(() => person.inbox.list().length === 8, 5000, "8 pending questions");
     await new Promise((r) => setTimeout(r, 200));
     expect(person.inbox.list()).toHaveLength(8);
     for (const entry of person.inbox.list()) person.inbox.answer(entry.request.id, { ok: true, data: {} });

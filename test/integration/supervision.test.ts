@@ -15,7 +15,8 @@ import type { RuntimeSource } from "../../src/main/mcp/supervision";
 import { demoServer, DEMO_SERVER_NAME, firstRunInfo } from "../../src/main/mcp/config/first-run";
 import type { InboxEvent, ServerStatus } from "../../src/shared/types";
 import { fixture, fixtureCommand, freePort, isAlive, waitForExit } from "../fixtures";
-import { eventually, scriptedPerson } from "../helpers/person";
+import { scriptedPerson } from "../helpers/person";
+import { until } from "../helpers/poll";
 import { outputOf } from "../helpers/tool-output";
 
 let dir: string;
@@ -65,12 +66,12 @@ describe("a stdio server that exits", () => {
     const question = await person.nextQuestion();
     await expect(call).rejects.toThrow();
     // The old process's question left the Inbox with the reason.
-    await eventually(() => withdrawn.some((e) => e.type === "withdrawn" && e.id === question.request.id), 5000, "question withdrawn");
+    await until(() => withdrawn.some((e) => e.type === "withdrawn" && e.id === question.request.id), 5000, "question withdrawn");
     expect(person.inbox.list()).toHaveLength(0);
     const restarting = seen.find((s) => s.state === "restarting");
     expect(restarting).toMatchObject({ name: "flaky", attempt: 1, error: expect.stringContaining("exited with code 3") });
     expect(restarting?.nextRetryAt).toBeGreaterThan(Date.now() - 5000);
-    await eventually(() => statusOf(source, "flaky").state === "connected", 5000, "reconnected");
+    await until(() => statusOf(source, "flaky").state === "connected", 5000, "reconnected");
     const secondPid = await pidOf(source, "flaky");
     expect(secondPid).not.toBe(firstPid);
     expect(isAlive(firstPid)).toBe(false);
@@ -85,7 +86,7 @@ describe("a stdio server that exits", () => {
     const { source, ready } = start({ mcpServers: { flaky: fixtureCommand("flaky-stdio", ["--state", state, "--fail-first", "3"]) } });
     source.on((e) => e.type === "status" && e.status.state === "restarting" && e.status.nextRetryAt && times.push(e.status.nextRetryAt - Date.now()));
     await ready;
-    await eventually(() => statusOf(source, "flaky").state === "connected", 10_000, "connected after failures");
+    await until(() => statusOf(source, "flaky").state === "connected", 10_000, "connected after failures");
     const starts = (await readFile(state, "utf8")).trim().split("\n");
     expect(starts).toHaveLength(4);
     // 100, 200, 400 ms (small scheduling slack).
@@ -99,7 +100,7 @@ describe("a stdio server that exits", () => {
     const state = join(dir, "starts");
     const { source, ready, supervisor } = start({ mcpServers: { broken: fixtureCommand("flaky-stdio", ["--state", state, "--fail-first", "1000"]) } });
     await ready;
-    await eventually(() => statusOf(source, "broken").state === "crash-loop", 10_000, "crash-loop");
+    await until(() => statusOf(source, "broken").state === "crash-loop", 10_000, "crash-loop");
     const status = statusOf(source, "broken");
     expect(status).toMatchObject({ attempt: 4, error: expect.stringContaining("4 failures") });
     const starts = (await readFile(state, "utf8")).trim().split("\n").length;
@@ -108,7 +109,7 @@ describe("a stdio server that exits", () => {
     expect((await readFile(state, "utf8")).trim().split("\n").length).toBe(starts);
     await supervisor.restart("broken");
     expect((await readFile(state, "utf8")).trim().split("\n").length).toBe(starts + 1);
-    await eventually(() => statusOf(source, "broken").state === "restarting", 5000, "restarting again after retry");
+    await until(() => statusOf(source, "broken").state === "restarting", 5000, "restarting again after retry");
     expect(statusOf(source, "broken").attempt).toBe(1);
   });
 });
@@ -138,10 +139,10 @@ describe("a remote server whose connection drops", () => {
     const seen: ServerStatus[] = [];
     source.on((e) => e.type === "status" && seen.push(e.status));
     await stop(server);
-    await eventually(() => seen.some((s) => s.state === "restarting" && /dropped/.test(s.error ?? "")), 5000, "drop noticed");
+    await until(() => seen.some((s) => s.state === "restarting" && /dropped/.test(s.error ?? "")), 5000, "drop noticed");
     expect(source.tools.filter((t) => t.server === "remote")).toHaveLength(0);
     server = await runHttp(port);
-    await eventually(() => statusOf(source, "remote").state === "connected", 10_000, "reconnected");
+    await until(() => statusOf(source, "remote").state === "connected", 10_000, "reconnected");
     expect(source.tools.some((t) => t.name === "remote_ask_region")).toBe(true);
   });
 });
@@ -166,9 +167,9 @@ describe("the watched config", () => {
     await rename(`${path}.tmp`, path);
     // Applied (the added server starting, the removed one gone) within two seconds of the save;
     // the new processes then take their own start-up time to connect.
-    await eventually(() => source.servers().map((s) => s.name).sort().join() === "add,change,keep", 5000, "edit applied");
+    await until(() => source.servers().map((s) => s.name).sort().join() === "add,change,keep", 5000, "edit applied");
     expect(Date.now() - edited).toBeLessThan(2000);
-    await eventually(() => source.servers().every((s) => s.state === "connected"), 5000, "edited servers connected");
+    await until(() => source.servers().every((s) => s.state === "connected"), 5000, "edited servers connected");
     await supervisor.settled();
     expect(source.connection("keep")).toBe(keepConnection);
     expect(await pidOf(source, "keep")).toBe(keepPid);
@@ -186,7 +187,7 @@ describe("the watched config", () => {
     await ready;
     const keepPid = await pidOf(source, "keep");
     await writeFile(path, '{\n  "mcpServers": {\n    "keep": { "command": "x" \n    "other": 1\n  }\n}\n');
-    await eventually(() => supervisor.configError() !== undefined, 5000, "error reported");
+    await until(() => supervisor.configError() !== undefined, 5000, "error reported");
     expect(supervisor.configError()).toMatch(/line 4, column 5/);
     expect(errors[0]).toMatch(/line 4, column 5/);
     expect(logs.some((l) => /line 4, column 5.*keeping the servers/.test(l))).toBe(true);
@@ -194,7 +195,7 @@ describe("the watched config", () => {
     expect(await pidOf(source, "keep")).toBe(keepPid);
     // Fixed: the error clears, nothing restarts.
     await writeFile(path, JSON.stringify({ mcpServers: { keep: entry("a") } }));
-    await eventually(() => supervisor.configError() === undefined, 5000, "error cleared");
+    await until(() => supervisor.configError() === undefined, 5000, "error cleared");
     expect(await pidOf(source, "keep")).toBe(keepPid);
   });
 });
@@ -209,14 +210,14 @@ describe("core with a config file", () => {
     let views = 0;
     core.events.on("servers:changed", () => views++);
     await writeFile(path, JSON.stringify({ mcpServers: { a: fixtureCommand("flaky-stdio"), b: fixtureCommand("flaky-stdio") } }));
-    await eventually(() => core.servers().some((v) => v.name === "b" && v.state === "connected" && v.tools.length > 0), 5000, "b started");
+    await until(() => core.servers().some((v) => v.name === "b" && v.state === "connected" && v.tools.length > 0), 5000, "b started");
     expect(views).toBeGreaterThan(0);
     await writeFile(path, '{ "mcpServers": { "a": 1 ');
-    await eventually(() => core.servers()[0]?.name === CONFIG_ERROR_ENTRY, 5000, "config error shown");
+    await until(() => core.servers()[0]?.name === CONFIG_ERROR_ENTRY, 5000, "config error shown");
     expect(core.servers()[0].error).toMatch(/line 1, column \d+/);
     expect(core.servers().filter((v) => v.state === "connected").map((v) => v.name)).toEqual(["a", "b"]);
     await writeFile(path, JSON.stringify({ mcpServers: { b: fixtureCommand("flaky-stdio") } }));
-    await eventually(() => core.servers().map((v) => v.name).join() === "b", 5000, "error cleared, a removed");
+    await until(() => core.servers().map((v) => v.name).join() === "b", 5000, "error cleared, a removed");
   });
 });
 
@@ -237,10 +238,10 @@ describe("the first run's demo server", () => {
     await expect(firstRunInfo(path)).resolves.toMatchObject({ firstRun: true });
     // An unrelated edit leaves the demo running.
     await writeFile(path, JSON.stringify({ mcpServers: { other: fixtureCommand("flaky-stdio") } }));
-    await eventually(() => source.servers().some((s) => s.name === "other" && s.state === "connected"), 5000, "other started");
+    await until(() => source.servers().some((s) => s.name === "other" && s.state === "connected"), 5000, "other started");
     expect(statusOf(source, "demo").state).toBe("connected");
     await writeFile(path, JSON.stringify({ mcpServers: { other: fixtureCommand("flaky-stdio"), demo: fixtureCommand("flaky-stdio") } }));
-    await eventually(() => source.tools.some((t) => t.name === "demo_pid"), 5000, "the config's demo replaced the shipped one");
+    await until(() => source.tools.some((t) => t.name === "demo_pid"), 5000, "the config's demo replaced the shipped one");
     expect(source.tools.some((t) => t.name === "demo_ask_coffee_order")).toBe(false);
   });
 
@@ -256,7 +257,7 @@ describe("the first run's demo server", () => {
     await expect(supervisor.stopExtra("demo")).resolves.toBe(false);
     // A config server of that name is the person's: Stop demo leaves it alone.
     await writeFile(path, JSON.stringify({ mcpServers: { demo: fixtureCommand("flaky-stdio") } }));
-    await eventually(() => source.servers().some((s) => s.name === "demo" && s.state === "connected"), 5000, "the config's demo started");
+    await until(() => source.servers().some((s) => s.name === "demo" && s.state === "connected"), 5000, "the config's demo started");
     expect(statusOf(source, "demo").sessionOnly).toBeUndefined();
     await expect(supervisor.stopExtra("demo")).resolves.toBe(false);
     expect(statusOf(source, "demo").state).toBe("connected");

@@ -12,7 +12,7 @@ import { CONFIG_ERROR_ENTRY, createCore, type Core } from "../../../src/main/app
 import { browserPlatform } from "../../../src/main/app/serve";
 import { readRulesFile } from "../../../src/main/rules/file";
 import { HistoryStore } from "../../../src/main/history/store";
-import { eventually } from "../../helpers/person";
+import { until } from "../../helpers/poll";
 import { cli } from "./cli-harness";
 
 let dir: string;
@@ -69,7 +69,7 @@ describe("a config others can change runs nothing", { timeout: 60_000 }, () => {
     expect(logs.join("\n")).toContain(`chmod go-w ${folder}`);
     await writeFile(path, planted(marker), { mode: 0o644 });
     if (isRoot) await chown(path, NOBODY, NOBODY);
-    await eventually(() => configError(core) !== undefined, 5000, "the planted config refused");
+    await until(() => configError(core) !== undefined, 5000, "the planted config refused");
     await pause(800);
     expect(existsSync(marker)).toBe(false);
     expect(configError(core)).toContain(`chmod go-w ${folder}`);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startListener, type Listener } from "../../../src/main/http/listener";
 import { createWsServer, type WsCore, type WsServer } from "../../../src/main/api/ws-server";
 import { MAX_PAGE_SOCKET_QUEUED_BYTES } from "../../../src/shared/limits";
-import { becomesTrue } from "../../helpers/becomes-true";
+import { becomesTrue } from "../../helpers/poll";
 
 const TOKEN = "page-sockets-token";
 const PING_MS = 200;

@@ -18,7 +18,7 @@ import {
   HTTP_KEEP_ALIVE_TIMEOUT_MS,
   HTTP_REQUEST_TIMEOUT_MS,
 } from "../../../src/shared/limits";
-import { becomesTrue } from "../../helpers/becomes-true";
+import { becomesTrue } from "../../helpers/poll";
 
 const TOKEN = "slow-sockets-token";
 let listener: Listener | undefined;

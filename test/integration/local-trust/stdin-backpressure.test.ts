@@ -10,7 +10,7 @@ import { loadMcp } from "../../../src/main/mcp/source";
 import type { McpSource } from "../../../src/main/mcp/types";
 import { MAX_PEER_QUEUED_BYTES } from "../../../src/shared/limits";
 import { fixtureCommand, fixturesDir } from "../../fixtures";
-import { becomesTrue } from "../../helpers/becomes-true";
+import { becomesTrue } from "../../helpers/poll";
 import { outputOf } from "../../helpers/tool-output";
 
 const deaf = { command: process.execPath, args: [join(fixturesDir, "deaf-stdin.mjs")] };

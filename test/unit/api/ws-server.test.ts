@@ -3,6 +3,7 @@ import { WebSocketServer, WebSocket } from "ws";
 import { createWsServer, type WsCore } from "../../../src/main/api/ws-server";
 import type { EventChannel, EventMap, WsServerMessage } from "../../../src/shared/contract";
 import type { Handlers } from "../../../src/main/api/handlers";
+import { until } from "../../helpers/poll";
 
 function fakeCore() {
   const listeners = new Map<string, Set<(p: unknown) => void>>();
@@ -47,14 +48,7 @@ async function connect(core: WsCore) {
     server.close();
     wss.close();
   });
-  const next = async (predicate: (m: WsServerMessage) => boolean) => {
-    for (let i = 0; i < 200; i++) {
-      const found = messages.find(predicate);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error("no such message");
-  };
+  const next = (predicate: (m: WsServerMessage) => boolean) => until(() => messages.find(predicate), 2000, () => "no such message");
   const closed = new Promise<{ code: number; reason: string }>((r) => client.once("close", (code, reason) => r({ code, reason: String(reason) })));
   return { server, client, messages, next, closed };
 }

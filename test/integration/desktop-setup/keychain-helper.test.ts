@@ -12,7 +12,7 @@ import { build } from "esbuild";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { keychainProcess, type KeychainProcess } from "../../../src/main/secrets/keychain-process";
 import { isAlive, repoRoot } from "../../fixtures";
-import { becomesTrue } from "../../helpers/becomes-true";
+import { becomesTrue } from "../../helpers/poll";
 
 const dir = mkdtempSync(join(tmpdir(), "tnc-keychain-entry-"));
 const entry = join(dir, "keychain-helper.cjs");

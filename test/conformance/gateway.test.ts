@@ -7,40 +7,21 @@
 // every tokenless request (which would fail the "valid localhost request is accepted" check for
 // the wrong reason). So a loopback proxy in front adds the bearer token and passes everything
 // else — Host and Origin included — through untouched: the gateway's own guard is what is tested.
-import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixtureCommand, repoRoot } from "../fixtures";
-import { ensureNode22 } from "../conformance/node22";
-import { startCompanion, type Companion } from "./gateway-harness";
-
-const conformance = join(repoRoot, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
-
-function exec(command: string, args: string[], timeoutMs: number): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (c) => (output += String(c)));
-    child.stderr.on("data", (c) => (output += String(c)));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      resolve({ code: -1, output: `${output}\n${error.message}` });
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
+import { ensureNode22 } from "./node22";
+import { runServerScenarios, type Check, type ScenarioResult } from "./suite";
+import { startCompanion, type Companion } from "../integration/gateway-harness";
 
 let companion: Companion;
 let proxy: Server;
 let proxyUrl: string;
 let node22: string;
+let suite: ReturnType<typeof runServerScenarios>;
 
 beforeAll(async () => {
   // A missing Node 22 fails the suite with the reason; conformance is not optional.
@@ -65,20 +46,26 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", () => r()));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}/mcp`;
+  // One suite process for every scenario below, in turn (each test waits for its own result):
+  // the 2025-11-25 requirement set is exactly those, plus server-session-lifecycle, which the
+  // suite added after that release and does not score; it runs but is not asserted here.
+  suite = runServerScenarios(node22, ["server", "--url", proxyUrl, "--requirements", "2025-11-25", "-o", mkdtempSync(join(tmpdir(), "tnc-conformance-"))], 600_000);
 }, 180_000);
 
 afterAll(async () => {
+  await suite?.close();
   await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
   await companion?.close();
 });
 
-/** Runs one scenario; the CLI's own summary and its checks.json are returned. */
-async function runScenario(scenario: string): Promise<{ output: string; code: number | null; checks: Array<{ id: string; status: string; errorMessage?: string; details?: { statusCode?: number } }> }> {
-  const out = mkdtempSync(join(tmpdir(), "tnc-conformance-"));
-  const result = await exec(node22, [conformance, "server", "--url", proxyUrl, "--scenario", scenario, "-o", out], 90_000);
-  const [dir] = readdirSync(out);
-  const checks = dir ? JSON.parse(readFileSync(join(out, dir, "checks.json"), "utf8")) : [];
-  return { ...result, checks };
+/**
+ * What `server --scenario <name>` would print and exit with for these checks: "Passed: <successes>/
+ * <successes + failures>, <failures> failed", and 1 when a check failed.
+ */
+function verdict(checks: Check[]): { summary: string; code: number } {
+  const passed = checks.filter((c) => c.status === "SUCCESS").length;
+  const failed = checks.filter((c) => c.status === "FAILURE").length;
+  return { summary: `Passed: ${passed}/${passed + failed}, ${failed} failed`, code: failed > 0 ? 1 : 0 };
 }
 
 /** Every server scenario of the suite (0.1.16) but the two with their own test below. */
@@ -119,25 +106,24 @@ const SCENARIOS = [
 describe("conformance: server scenarios through the gateway", () => {
   for (const scenario of SCENARIOS) {
     it(`${scenario} passes`, async () => {
-      const result = await runScenario(scenario);
+      const result: ScenarioResult = await suite.result(scenario);
       // SKIPPED: a check for a later protocol version than the run targets (suite 0.2.0's SEP-2106 ones).
       const failed = result.checks.filter((c) => c.status !== "SUCCESS" && c.status !== "INFO" && c.status !== "SKIPPED");
       expect(failed, result.output).toEqual([]);
-      expect(result.checks.length).toBeGreaterThan(0);
-      expect(result.output).toMatch(/Passed: (\d+)\/\1, 0 failed/);
-      expect(result.code).toBe(0);
+      expect(result.checks.length, result.output).toBeGreaterThan(0);
+      const { summary, code } = verdict(result.checks);
+      expect(summary).toMatch(/Passed: (\d+)\/\1, 0 failed/);
+      expect(code).toBe(0);
     }, 120_000);
   }
 });
 
 describe("conformance: dns-rebinding-protection", () => {
   it("passes against the gateway", async () => {
-    const out = mkdtempSync(join(tmpdir(), "tnc-conformance-"));
-    const result = await exec(node22, [conformance, "server", "--url", proxyUrl, "--scenario", "dns-rebinding-protection", "-o", out], 90_000);
-    expect(result.output).toMatch(/Passed: 2\/2, 0 failed/);
-    expect(result.code).toBe(0);
-    const [dir] = readdirSync(out);
-    const checks = JSON.parse(readFileSync(join(out, dir, "checks.json"), "utf8")) as Array<{ id: string; status: string; details?: { statusCode?: number } }>;
+    const { checks, output } = await suite.result("dns-rebinding-protection");
+    const { summary, code } = verdict(checks);
+    expect(summary, output).toMatch(/Passed: 2\/2, 0 failed/);
+    expect(code).toBe(0);
     const byId = Object.fromEntries(checks.map((c) => [c.id, c]));
     expect(byId["localhost-host-rebinding-rejected"].status).toBe("SUCCESS");
     // Refused by the Host/Origin guard (403), not merely for lacking a token.

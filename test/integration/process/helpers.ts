@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { isAlive } from "../../fixtures";
+import { becomesTrue, until } from "../../helpers/poll";
 
 export interface Group {
   pgid: number;
@@ -37,15 +38,9 @@ export async function stubbornGroup(leaderExits = false): Promise<Group> {
   const child = spawn("/bin/sh", ["-c", script], { detached: true, stdio: "ignore" });
   child.unref();
   const pgid = child.pid!;
-  const deadline = Date.now() + 5000;
   // Wait until the sleep is in the group (and, with leaderExits, the shell has gone).
-  for (;;) {
-    const members = membersOf(pgid);
-    const ready = leaderExits ? members.length === 1 && !members.includes(pgid) : members.length === 2;
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error(`group ${pgid} did not settle: ${members.join(",")}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const settled = (members: number[]) => (leaderExits ? members.length === 1 && !members.includes(pgid) : members.length === 2);
+  await until(() => settled(membersOf(pgid)), 5000, () => `group ${pgid} did not settle: ${membersOf(pgid).join(",")}`);
   return {
     pgid,
     members: () => membersOf(pgid),
@@ -60,13 +55,8 @@ export async function stubbornGroup(leaderExits = false): Promise<Group> {
 }
 
 /** Polls until no process of the group is alive; false if some still are after timeoutMs. */
-export async function waitForGroupGone(pgid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (membersOf(pgid).filter(isAlive).length === 0) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return membersOf(pgid).filter(isAlive).length === 0;
+export function waitForGroupGone(pgid: number, timeoutMs: number): Promise<boolean> {
+  return becomesTrue(() => membersOf(pgid).filter(isAlive).length === 0, timeoutMs);
 }
 
 export { isAlive };

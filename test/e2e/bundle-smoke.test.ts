@@ -9,11 +9,11 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 // Inside the repo so the ESM bundle gets package.json's "type": "module" and node_modules.
 const work = path.join(root, ".tmp", `bundle-smoke-${process.pid}`);
 const out = path.join(work, "out");
-const stubs = path.join(root, "test/unit/desktop/fixtures/register-stubs.mjs");
+const stubs = path.join(root, "test/e2e/bundle-stubs/register-stubs.mjs");
 
 function lines(stdout: string): Map<string, unknown[]> {
   const seen = new Map<string, unknown[]>();
