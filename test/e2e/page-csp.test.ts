@@ -1,4 +1,4 @@
-// The built page under its Content-Security-Policy (test/unit/http/page-csp.test.ts checks the
+// The built page under its Content-Security-Policy (test/unit/main/http/page-csp.test.ts checks the
 // policy itself), in Chromium.
 import { describe, expect, it } from "vitest";
 import { PAGE_CSP } from "../../src/main/http/static-files";

@@ -111,7 +111,7 @@ describe("agents CLI in a temporary HOME", { timeout: 180_000 }, () => {
     expect(await snapshot(root)).toEqual(before);
   });
 
-  // Every writer's round trip is in test/unit/clients/writers.test.ts; here the launcher runs the
+  // Every writer's round trip is in test/unit/main/client-configs/writers.test.ts; here the launcher runs the
   // four kinds of file: strict JSON with hooks beside it, TOML with hooks.json, JSONC with inputs, V1 opencode.
   const SOME = ["claude-code", "codex", "vscode", "opencode"];
   it("connect, with hooks where the agent has them, then disconnect, leaves every file as it was", async () => {

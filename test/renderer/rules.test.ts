@@ -1,6 +1,6 @@
 // "Always answer this way" in the page: the form's rule control, the approval card's tick box, the
 // quiet notes with Undo after a rule answers, and Settings' list. Component tests on the fake API
-// (main's own rule making is tested in test/unit/rules and test/integration).
+// (main's own rule making is tested in test/unit/main/rules and test/integration).
 import { afterEach, describe, it, expect, vi } from "vitest";
 import { render, screen, fireEvent, within, waitFor } from "@testing-library/svelte";
 import App from "../../src/renderer/App.svelte";

@@ -2,7 +2,7 @@
 // sends what the person typed to servers:save, shows main's field errors next to their fields,
 // loads an entry for Edit (kept secrets not shown), offers the keychain for a credential header;
 // each card shows its command line or address; the demo offers Stop demo and nothing the config
-// could not do. Main's own checks are tested in test/unit/api/server-form-handlers.test.ts.
+// could not do. Main's own checks are tested in test/unit/main/mcp/config/form-handlers.test.ts.
 import { describe, it, expect } from "vitest";
 import { render, screen, fireEvent, within, waitFor } from "@testing-library/svelte";
 import App from "../../src/renderer/App.svelte";

@@ -1,7 +1,7 @@
 // The skeleton, held: every import in src/ against a table of which folder may import which
 // (the README's Layout), and no import cycle between files. Reads the code as text, so it runs in
 // the fast lane and needs nothing built.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli";
@@ -41,6 +41,13 @@ describe("layers", () => {
     const named = [...launcher.matchAll(/import\(\s*"(\.\.\/[^"]+)"/g)].map((m) => m[1]);
     expect(named.length).toBeGreaterThan(1);
     expect(named.filter((spec) => !existsSync(join(ROOT, "bin", spec)))).toEqual([]);
+  });
+
+  it("test/unit mirrors src/: a unit test sits in the folder of what it tests", () => {
+    const mirrored = (dir: string): string[] =>
+      readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [`${dir}/${e.name}`, ...mirrored(`${dir}/${e.name}`)] : []));
+    const folders = ["main", "forms", "shared", "preload"].flatMap((top) => [`test/unit/${top}`, ...mirrored(`test/unit/${top}`)]);
+    expect(folders.filter((folder) => !existsSync(join(ROOT, folder.replace(/^test\/unit\//, "src/"))))).toEqual([]);
   });
 
   it("the table names only folders that exist", () => {

@@ -1,6 +1,6 @@
 // Which better-sqlite3 build the desktop app loads. From a checkout, `npm start` builds an
 // Electron copy into node_modules/.toolnexus-electron (scripts/electron-natives.mjs; the path is
-// checked against that script by test/unit/desktop/natives.test.ts), because node_modules' own
+// checked against that script by test/unit/main/desktop/natives.test.ts), because node_modules' own
 // build is for Node and cannot load in Electron. A packaged app has node_modules rebuilt for
 // Electron by electron-builder, inside app.asar's unpacked folder, and needs no override.
 import { existsSync } from "node:fs";

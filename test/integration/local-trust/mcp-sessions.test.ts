@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startListener, type Listener } from "../../../src/main/http/listener";
 import { createGatewayRoute, type GatewayOptions, type GatewayRoute } from "../../../src/main/gateway";
 import { MAX_MCP_SESSIONS_PER_CREDENTIAL, MAX_MCP_SESSIONS_TOTAL } from "../../../src/shared/limits";
-import { standInSource } from "../../unit/api/stand-in-source";
+import { standInSource } from "../../helpers/stand-in-source";
 import { becomesTrue } from "../../helpers/poll";
 import { agentOutbound } from "../gateway-harness";
 
