@@ -50,6 +50,11 @@ describe("layers", () => {
     expect(folders.filter((folder) => !existsSync(join(ROOT, folder.replace(/^test\/unit\//, "src/"))))).toEqual([]);
   });
 
+  it("no source file reaches past the core's egress (core.internals is for tests)", () => {
+    const reaching = sourceFiles().filter((file) => file !== "src/main/app/core.ts" && /\.internals\b/.test(readFileSync(join(ROOT, file), "utf8")));
+    expect(reaching).toEqual([]);
+  });
+
   it("the table names only folders that exist", () => {
     const used = new Set(sourceFiles().map(layerOf));
     expect(LAYERS.map((l) => l.name).filter((name) => !used.has(name))).toEqual([]);

@@ -9,7 +9,7 @@ import type { SettingsState, Platform } from "../api/settings-state";
 import { createServerManagementHandlers } from "../mcp/server-handlers";
 import { createAgentsHandlers } from "../client-configs/agents-handlers";
 import { createImportHandlers } from "../client-configs/import-handlers";
-import { cliCommand } from "../cli/agents";
+import { cliCommand } from "../client-configs/cli-command";
 import { historyOffHandlers, type HistoryHandle } from "../history";
 import type { RulesHandle } from "../rules";
 import type { CompanionAuth } from "../auth";

@@ -1,11 +1,9 @@
 // `toolnexus-companion agents list|connect|disconnect`: put the companion's entry (and, for Claude
 // Code and Codex, its permission hook) into an agent's own config, or take it out. Each file that
 // changes is backed up first; comments, order and other keys stay; --dry-run shows the diff only.
-import { accessSync, constants } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, join } from "node:path";
 import { parseArgs } from "node:util";
-import { launcherPath } from "../base/package-root";
+import { cliCommand } from "../client-configs/cli-command";
 import { apply, changes, diff, listAgents, plan, type AgentStatus, type FileChange } from "../client-configs/agents";
 import { DEFAULT_COMPANION_URL, gatewayUrl, TOKEN_ENV, TOKEN_INPUT_ID, type ConnectOptions, type Via } from "../client-configs/connect-form";
 import { currentMachine } from "../client-configs";
@@ -36,24 +34,6 @@ const err = complainer("agents");
 function tilde(path: string): string {
   const home = homedir();
   return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
-}
-
-/** `toolnexus-companion` when it is on PATH (npm link, a package), else node and this install's launcher. */
-export function cliCommand(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): { command: string; args: string[] } {
-  const names = platform === "win32" ? ["toolnexus-companion.cmd", "toolnexus-companion.exe"] : ["toolnexus-companion"];
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (!dir) continue;
-    for (const name of names) {
-      try {
-        accessSync(join(dir, name), platform === "win32" ? constants.F_OK : constants.X_OK);
-        return { command: "toolnexus-companion", args: [] };
-      } catch {
-        // not here
-      }
-    }
-  }
-  // Resolved from the install folder, not this file: bundled into out/, this file's URL is elsewhere.
-  return { command: "node", args: [launcherPath()] };
 }
 
 function connectOptions(via: Via, literalToken?: string): ConnectOptions {

@@ -1,9 +1,9 @@
 // Secrets written inline in another app's entry (`"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_…"` in
 // Cursor's file, `"Authorization": "Bearer sk-…"`): import flags them by the one pair of checks
-// (secrets/secret-shape.ts) and, unless the person keeps them literal, moves each value into the
+// (forms/secret-shape.ts) and, unless the person keeps them literal, moves each value into the
 // keychain and writes `${secret:NAME}` in its place, so the companion's own file holds none.
 import { findReferences } from "../mcp/config/references";
-import { isSecretPair } from "../secrets/secret-shape";
+import { isSecretPair } from "../../forms/secret-shape";
 import { SECRET_NAME } from "../secrets/types";
 import type { CompanionEntry } from "./types";
 

@@ -3,7 +3,7 @@
 // `?token=…` in a URL); those parts are shown masked. Env and headers are never shown at all.
 // The config written by import keeps the real values: this is only what the page is told.
 
-import { hasTokenPrefix, isSecretName } from "./secret-shape";
+import { hasTokenPrefix, isSecretName } from "../../forms/secret-shape";
 
 export const MASK = "•••";
 

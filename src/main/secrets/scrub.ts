@@ -17,7 +17,7 @@
 // - Matching is case-sensitive and literal (secrets are), over the union of every occurrence:
 //   two secrets that overlap in a text are both hidden whole.
 
-import { isSecretPair } from "./secret-shape";
+import { isSecretPair } from "../../forms/secret-shape";
 
 export const REDACTED = "[redacted]";
 

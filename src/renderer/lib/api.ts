@@ -5,6 +5,7 @@
 // else, and never need a try/catch.
 import type { CompanionApi, Envelope, InvokeArg, InvokeChannel, InvokeResult } from "../../shared/contract";
 import { createWsTransport } from "./ws-transport";
+import { errorMessage } from "../../shared/unknown-value";
 
 declare global {
   interface Window {
@@ -38,7 +39,7 @@ export function caller(api: CompanionApi): Call {
       const invoke = api[channel] as (...a: unknown[]) => Promise<Envelope<never>>;
       return await invoke(...arg);
     } catch (error) {
-      return { ok: false, error: { code: "failed", message: error instanceof Error ? error.message : String(error) } };
+      return { ok: false, error: { code: "failed", message: errorMessage(error) } };
     }
   };
 }

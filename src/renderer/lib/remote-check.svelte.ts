@@ -3,6 +3,7 @@
 // round trip; this keeps them ordered: the latest request wins and a slow reply for older values
 // never overwrites a newer one or enables a button for values no longer on screen.
 import type { Envelope, FormCheck } from "../../shared/contract";
+import { errorMessage } from "../../shared/unknown-value";
 
 export type CheckCall = (data: Record<string, unknown>) => Promise<Envelope<FormCheck>>;
 
@@ -71,7 +72,7 @@ export class RemoteCheck {
     try {
       envelope = await this.call(data);
     } catch (error) {
-      envelope = { ok: false, error: { code: "failed", message: error instanceof Error ? error.message : String(error) } };
+      envelope = { ok: false, error: { code: "failed", message: errorMessage(error) } };
     }
     if (this.#disposed || seq !== this.#seq) return null;
     this.settled = true;

@@ -5,7 +5,7 @@
 import { isAbsolute } from "node:path";
 import type { ServerFormPair, ServerFormValue } from "../../../shared/server-form";
 import { redactArgs, redactUrl, redactValue } from "../../secrets/redact-view";
-import { isSecretPair } from "../../secrets/secret-shape";
+import { isSecretPair } from "../../../forms/secret-shape";
 import { SECRET_NAME } from "../../secrets/types";
 import type { ServerFields } from "./edit";
 import { isPlainObject } from "../../../shared/unknown-value";

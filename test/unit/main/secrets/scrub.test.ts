@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { MIN_SECRET_LENGTH, REDACTED, SecretScrubber } from "../../../../src/main/secrets/scrub";
-import { looksLikeSecretValue as looksLikeSecret } from "../../../../src/main/secrets/secret-shape";
+import { looksLikeSecretValue as looksLikeSecret } from "../../../../src/forms/secret-shape";
 import { registerConfiguredSecrets } from "../../../../src/main/mcp/config/secrets";
 import { registeringStore } from "../../../../src/main/secrets/registering-store";
 import { createMemoryStore } from "../../../../src/main/secrets/memory-store";

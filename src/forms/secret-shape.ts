@@ -5,7 +5,7 @@
 // literal secrets in other apps' entries with them. Form fields have their own rule
 // (src/forms/credential.ts), which these build on, so a name is never a credential in one place
 // and plain in another.
-import { identifierWords, namesCredential } from "../../forms/credential";
+import { identifierWords, namesCredential } from "./credential";
 
 /**
  * Words that name a secret in configuration beyond the form rule: a bare `KEY`, `AUTH`,
