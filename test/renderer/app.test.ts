@@ -317,6 +317,19 @@ describe("App: settings", () => {
   });
 });
 
+describe("App: settings, where the token is kept", () => {
+  // Each sentence reads whole whichever branch shows: "… once set. Rotate it …", never "set.Rotate".
+  it.each([
+    [{ kind: "session", why: "no keychain" } as const, "The token is never shown here again once set. Rotate it to see a new one once"],
+    [{ kind: "keychain" } as const, "The token is never shown here again once set. Print it with toolnexus-companion token in a terminal, or rotate it to see a new one once"],
+  ])("%o", async (tokenKept, sentence) => {
+    start(fakeApi({ "settings:get": async () => ok({ ...settings, gateway: { ...settings.gateway, tokenKept } }) }));
+    await fireEvent.click(screen.getByRole("button", { name: "Settings" }));
+    const paragraph = await screen.findByText(/never shown here again/);
+    expect(paragraph.textContent!.replace(/\s+/g, " ").trim()).toContain(sentence);
+  });
+});
+
 describe("App: browser notifications", () => {
   it("notifies once per new question in browser mode when permitted and the page is not in view", async () => {
     const shown: { title: string; body?: string }[] = [];
