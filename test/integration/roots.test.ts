@@ -67,6 +67,20 @@ describe("roots/list", () => {
   });
 });
 
+describe("roots/list, switched back and forth", () => {
+  it("gives every call its own roots, however fast the calls follow each other (the raw stdio path writes a call at once)", async () => {
+    const companion = await companionWith({ roots: ["/srv/config-root"] });
+    const b = await v1Agent(companion, "cursor", { roots: ["file:///work/b"] });
+    const plain = await v1Agent(companion, "plain-agent");
+    cleanup.push(() => b.close(), () => plain.close());
+    const seen: string[] = [];
+    for (let i = 0; i < 15; i++) {
+      seen.push(`b:${(await allowed(b)).join(",")}`, `plain:${(await allowed(plain)).join(",")}`);
+    }
+    expect(seen.filter((s) => s !== "b:file:///work/b" && s !== "plain:file:///srv/config-root")).toEqual([]);
+  }, 60_000);
+});
+
 describe("a server slow to re-fetch its roots", () => {
   it("is waited for, so a call never runs under the previous agent's roots (a loaded machine)", async () => {
     // 1.5 s per re-fetch: longer than a call used to wait for it (1 s), as on a busy CI machine.

@@ -250,7 +250,11 @@ export class ServerRequests {
       this.rootsOf = "config";
       return { roots: this.host.config.roots ?? [] };
     } finally {
-      this.rootsRefetched?.();
+      // The call waiting on this re-fetch goes on only once the answer is written: the SDK sends
+      // it a few microtasks after this handler returns, and the raw stdio path writes a call at
+      // once, so a call released here could reach the server before its roots did.
+      const refetched = this.rootsRefetched;
+      if (refetched) setImmediate(refetched);
     }
   }
 
