@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { HistoryStore, type NewQuestion } from "../src/main/history/store";
-import type { HistoryQuery } from "../src/main/history/types";
+import type { HistoryQuery } from "../src/shared/history";
 import { summarize } from "./lib/stats";
 import { fixed, formatTable } from "./lib/table";
 

@@ -55,6 +55,11 @@ describe("layers", () => {
     expect(reaching).toEqual([]);
   });
 
+  it("no file re-exports another folder's names: each is imported from where it is defined", () => {
+    const reexporting = sourceFiles().filter((file) => /^export\s+(\*|(type\s+)?\{[^}]*\})\s+from\s+["']\.\.\//m.test(readFileSync(join(ROOT, file), "utf8")));
+    expect(reexporting).toEqual([]);
+  });
+
   it("the table names only folders that exist", () => {
     const used = new Set(sourceFiles().map(layerOf));
     expect(LAYERS.map((l) => l.name).filter((name) => !used.has(name))).toEqual([]);

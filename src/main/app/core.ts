@@ -26,8 +26,6 @@ import { coreHandlers } from "./core-handlers";
 import { startServers, type ServerParts } from "./core-servers";
 import { createEgress, type Egress } from "./egress";
 
-export type { Platform } from "../api/settings-state";
-export type { Handlers } from "../api/handlers";
 export type { CoreEvents } from "./core-events";
 export { CONFIG_ERROR_ENTRY };
 

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { defaultHistoryPath } from "../history/paths";
 import { HistoryStore } from "../history/store";
-import type { HistoryRecord } from "../history/types";
+import type { HistoryRecord } from "../../shared/history";
 import { cell, complainer, errText, out, outJson } from "./print";
 
 export const HISTORY_USAGE = `Usage: toolnexus-companion history [--json] [--since 2026-11-01|7d|24h|30m] [--limit N] [--search WORDS] [--db PATH]

@@ -12,7 +12,7 @@ import { explainNativeLoadError } from "../base/native-addon";
 import { HISTORY_BUDGET_BYTES, HISTORY_SOURCE_BUDGET_BYTES } from "../../shared/limits";
 import { migrate, SCHEMA_VERSION } from "./migrations";
 import { defaultHistoryPath } from "./paths";
-import type { HistoryStatus } from "./types";
+import type { HistoryStatus } from "../../shared/history";
 
 export interface HistoryStoreOptions {
   /** The database file; defaults to defaultHistoryPath(). */

@@ -8,7 +8,7 @@ import { noArg } from "../rpc/validate";
 import type { HistoryRecorder } from "./recorder";
 import { HistoryUnavailableError } from "./db";
 import type { HistoryStore } from "./store";
-import { HISTORY_OUTCOMES, MAX_HISTORY_DAYS, type HistoryInfo, type HistoryOutcome, type HistoryPage, type HistoryQuery } from "./types";
+import { HISTORY_OUTCOMES, MAX_HISTORY_DAYS, type HistoryInfo, type HistoryOutcome, type HistoryPage, type HistoryQuery } from "../../shared/history";
 import { isPlainObject } from "../../shared/unknown-value";
 
 export type HistoryHandlers = HandlerMap<HistoryInvokeMap>;

@@ -3,6 +3,5 @@ export { HistoryBusyError, HistoryUnavailableError, type HistoryStoreOptions } f
 export { attachHistory, type HistoryOptions, type HistoryRecorder } from "./recorder";
 export { defaultHistoryPath } from "./paths";
 export { MIGRATIONS, SCHEMA_VERSION } from "./migrations";
-export * from "./types";
 export { openHistory, type HistoryHandle, type OpenHistoryOptions } from "./open";
 export { createHistoryHandlers, historyOffHandlers, type HistoryHandlers } from "./handlers";

@@ -5,7 +5,7 @@ import type { Inbox } from "../inbox";
 import { createHistoryHandlers, type HistoryHandlers } from "./handlers";
 import { attachHistory, type HistoryOptions, type HistoryRecorder } from "./recorder";
 import { HistoryStore } from "./store";
-import type { HistoryStatus } from "./types";
+import type { HistoryStatus } from "../../shared/history";
 
 export interface OpenHistoryOptions extends HistoryOptions {
   /** The database file; default defaultHistoryPath() (TOOLNEXUS_HISTORY_DB overrides it). */

@@ -8,7 +8,7 @@ import { HistoryUnavailableError } from "./db";
 import { createFloodCounter, type FloodOptions } from "./flood";
 import { answerSettlement, eventBy, questionRecord, withdrawSettlement } from "./records";
 import type { HistoryStore, NewQuestion, Settlement } from "./store";
-import type { HistoryBy, HistoryStatus } from "./types";
+import type { HistoryBy, HistoryStatus } from "../../shared/history";
 import { createWriteQueue, type WriteQueueOptions } from "./write-queue";
 
 export interface HistoryOptions extends FloodOptions, Pick<WriteQueueOptions, "retryDelaysMs" | "maxQueued"> {

@@ -5,7 +5,7 @@ import { MAX_PROMPT_LENGTH } from "../../shared/limits";
 import { maskAnswer, reduceUrl, reduceUrlsIn } from "./mask";
 import { fieldsAsked } from "../../forms/fields-asked";
 import type { NewQuestion, Settlement } from "./store";
-import { HISTORY_BY, type HistoryBy } from "./types";
+import { HISTORY_BY, type HistoryBy } from "../../shared/history";
 
 /** The question as history keeps it: prompt and URL without query tokens, fields without values. */
 export function questionRecord(request: Request, source: PendingEntry["source"], receivedAt: number): NewQuestion {

@@ -13,7 +13,7 @@ import {
   type HistoryQuery,
   type HistoryRecord,
   type HistorySettings,
-} from "./types";
+} from "../../shared/history";
 import { HistoryDb } from "./db";
 
 /** A question as it arrives, ready to store (already masked): a record before the database numbers it. */

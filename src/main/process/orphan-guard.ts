@@ -10,7 +10,8 @@ import { ORPHAN_DEADLINE_MS } from "../../shared/limits";
 import { liveGroups, onGroupEvent } from "./groups";
 import { processIdentity } from "./identity";
 import { reapPredecessors, type ReapReport } from "./reaper";
-import { removeRegistry, stateDir, writeRegistry } from "./registry-file";
+import { removeRegistry, writeRegistry } from "./registry-file";
+import { stateDir } from "../base/state-dir";
 import { startWatchdog, type Watchdog } from "./watchdog";
 
 /**

@@ -25,9 +25,6 @@ export interface RegistryRecord {
 const MAX_FILE_BYTES = 256 * 1024;
 const FILE_PATTERN = /^groups-\d+\.json$/;
 
-/** The state folder; the one definition is in base/state-dir.ts. */
-export { stateDir } from "../base/state-dir";
-
 export function registryPath(dir: string, ownerPid: number): string {
   return join(dir, `groups-${ownerPid}.json`);
 }

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { processIdentity } from "../../../src/main/process/identity";
 import { reapPredecessors } from "../../../src/main/process/reaper";
-import { registryPath, stateDir, writeRegistry, type RegistryRecord } from "../../../src/main/process/registry-file";
+import { registryPath, writeRegistry, type RegistryRecord } from "../../../src/main/process/registry-file";
+import { stateDir } from "../../../src/main/base/state-dir";
 import { ORPHAN_DEADLINE_MS } from "../../../src/shared/limits";
 import { isAlive, stubbornGroup, waitForGroupGone, type Group } from "./helpers";
 
