@@ -3,6 +3,7 @@
 // SDK's wall-clock maximum and its notifications/cancelled for a call given up.
 import { ProtocolError, type Client } from "@modelcontextprotocol/client";
 import { LinkedAbort } from "../../base/linked-abort";
+import { errorMessage } from "../../../shared/unknown-value";
 import { ToolCallError, type CallOptions, type CallPath } from "./call-path";
 
 type Message = Record<string, unknown>;
@@ -48,7 +49,7 @@ export async function guardedCall<T>(
   } catch (error) {
     // The server may stop working on it.
     if (signal.aborted && id !== undefined) {
-      const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+      const reason = errorMessage(signal.reason);
       void setting.client.notification({ method: "notifications/cancelled", params: { requestId: id, reason } }).catch(() => {});
     }
     throw error;

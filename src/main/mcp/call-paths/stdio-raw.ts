@@ -9,6 +9,7 @@
 // server sends (its own requests, log messages, notifications) still reaches the client as before.
 import type { CallToolResult, Transport } from "@modelcontextprotocol/client";
 import type { CallPath } from "./call-path";
+import { asError } from "../../../shared/unknown-value";
 import { abortReason, callResponse, guardedCall, takesRaw, type RawSetting } from "./call-response";
 
 type Message = Record<string, unknown>;
@@ -58,7 +59,7 @@ export class RawCalls {
         },
       });
       this.transport.send({ jsonrpc: "2.0", id, method: "tools/call", params } as never).catch((error: unknown) => {
-        this.pending.get(id)?.reject(error instanceof Error ? error : new Error(String(error)));
+        this.pending.get(id)?.reject(asError(error));
         this.pending.delete(id);
       });
     });
