@@ -97,6 +97,33 @@ export function importsOf(file: string): ImportEdge[] {
   return edges;
 }
 
+// A bare specifier: `import … from "pkg"`, `import "pkg"`, `import("pkg")` (node: builtins too).
+const PACKAGE = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^"'`;]*?\sfrom\s*)?["']([^."'][^"']*)["']|\bimport\(\s*["']([^."'][^"']*)["']\s*\)/gm;
+
+/** The packages a file imports, by name (`@scope/name` or `name`). */
+export function packagesOf(file: string): string[] {
+  const text = code(readFileSync(join(ROOT, file), "utf8"));
+  return [...text.matchAll(PACKAGE)].map((m) => {
+    const spec = m[1] ?? m[2];
+    return spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
+  });
+}
+
+/** Every file reachable from `entry` by its imports, and the packages they import. */
+export function importGraph(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const queue = [entry];
+  while (queue.length) {
+    const file = queue.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const name of packagesOf(file)) packages.add(name);
+    for (const edge of importsOf(file)) queue.push(edge.to);
+  }
+  return { files, packages };
+}
+
 export function violations(edges: ImportEdge[]): ImportEdge[] {
   return edges.filter((edge) => {
     const from = layerOf(edge.from);
