@@ -92,9 +92,8 @@ function p95(times: number[]): number {
 }
 
 /** Every call of the run against the bound: 95 in 100 under it, the slowest under twice it. */
-function expectWithinBound(figures: { mcpMaxMs: number; requestsMaxMs: number; mcpP95Ms: number; requestsP95Ms: number }): void {
-  expect(figures.mcpP95Ms).toBeLessThan(maxRequestMs);
-  expect(figures.requestsP95Ms).toBeLessThan(maxRequestMs);
+function expectWithinBound(figures: { mcpMaxMs: number; requestsMaxMs: number; p95Ms: number }): void {
+  expect(figures.p95Ms).toBeLessThan(maxRequestMs);
   expect(figures.mcpMaxMs).toBeLessThan(2 * maxRequestMs);
   expect(figures.requestsMaxMs).toBeLessThan(2 * maxRequestMs);
 }
@@ -145,7 +144,8 @@ async function measureStartUp(target: string | undefined, label: string, withPag
     mcpMaxMs: Math.round(Math.max(...mcp)),
     requestsMaxMs: Math.round(Math.max(...requests)),
     mcpP95Ms: p95(mcp),
-    requestsP95Ms: p95(requests),
+    // Over every call of the run: /v1/requests alone is a dozen calls, where a 95th is the slowest.
+    p95Ms: p95([...mcp, ...requests]),
     calls: mcp.length + requests.length,
     pageMessages,
   };
