@@ -66,7 +66,7 @@ export function startServers(start: ServerStart): ServerParts {
   });
   // From the start, so no kept view misses its server's event.
   const offServerEvents = source.on((event) => {
-    if (event.type === "notification") return;
+    if (event.type === "notification" || event.type === "task") return;
     if (event.type === "status") views.invalidate(event.status.name);
     else views.invalidateTools(event.server);
     serversChanged.changed();

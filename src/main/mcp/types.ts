@@ -3,6 +3,8 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { Answer, Request, ServerStatus } from "../../shared/types";
 import type { AuthHook } from "../auth/types";
 import type { InputSources } from "./config/inputs";
+import type { TaskLedger } from "./tasks/ledger";
+import type { TaskRecord } from "../../shared/tasks";
 
 export interface ExecuteContext {
   signal?: AbortSignal;
@@ -72,7 +74,9 @@ export type SourceEvent =
   | { type: "status"; status: ServerStatus }
   | { type: "tools-changed"; server: string }
   /** A server's notification the gateway passes on (resources/updated, list_changed, message). */
-  | { type: "notification"; server: string; method: string; params: Record<string, unknown> };
+  | { type: "notification"; server: string; method: string; params: Record<string, unknown> }
+  /** A task the companion follows changed (started, polled with news, ended): the Tasks view. */
+  | { type: "task"; record: TaskRecord };
 
 export interface McpSource {
   /** Every connected server's tools, current as of the last list (refreshed on list_changed). */
@@ -84,6 +88,12 @@ export interface McpSource {
   on(listener: (event: SourceEvent) => void): () => void;
   /** The servers as request targets, in config order (gateway: resources, prompts, completions, logging). */
   backends?(): McpBackend[];
+  /**
+   * Cancels a task the companion follows (by its own id, TaskRecord.id): tasks/cancel to its
+   * server, then the record ends as cancelled. Resolves once the server answered; rejects with
+   * why it could not (unknown id, already ended, server not connected).
+   */
+  cancelTask?(id: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -95,4 +105,6 @@ export interface LoadOptions extends InputSources {
   env?: Record<string, string | undefined>;
   /** OAuth for remote servers (src/main/auth createAuth); without it a 401 fails the server. */
   auth?: AuthHook;
+  /** Where followed tasks are kept (History's store); without it, in memory only (ledger.ts). */
+  tasks?: TaskLedger;
 }
