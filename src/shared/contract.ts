@@ -6,6 +6,7 @@ import { HISTORY_INVOKE_CHANNELS, type HistoryInvokeMap } from "./history";
 import { RULES_EVENT_CHANNELS, RULES_INVOKE_CHANNELS, type RulesEventMap, type RulesInvokeMap } from "./rules";
 import type { ServerFormValue, ServerSaveArg, ServerSaveResult } from "./server-form";
 import type { ServerImportArg, ServerImportPlan, ServerImportResult } from "./server-import";
+import type { TasksList } from "./tasks";
 import type { Answer, InboxEvent, PendingEntry, ServerView, ToolInfo, ToolRunResult } from "./types";
 
 /** How big History is, and the most it may grow to (the oldest records go first past it). */
@@ -89,7 +90,17 @@ const SERVER_MANAGEMENT_CHANNELS = [
   "servers:stopDemo",
 ] as const satisfies readonly (keyof ServerManagementInvokeMap)[];
 
-export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManagementInvokeMap, AgentsInvokeMap {
+/** The Tasks view's channels (src/main/history/tasks-handlers.ts). */
+export interface TasksInvokeMap {
+  /** The tasks the companion follows: live first, then the recently ended. */
+  "tasks:list": [void, TasksList];
+  /** Cancels a live task (by its TaskRecord.id) on its server; resolves with the list after. */
+  "tasks:cancel": [{ id: string }, TasksList];
+}
+
+const TASKS_INVOKE_CHANNELS = ["tasks:list", "tasks:cancel"] as const satisfies readonly (keyof TasksInvokeMap)[];
+
+export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManagementInvokeMap, AgentsInvokeMap, TasksInvokeMap {
   "inbox:list": [void, PendingEntry[]];
   "inbox:answer": [AnswerInput, Answer];
   "servers:list": [void, ServerView[]];
@@ -121,6 +132,8 @@ export interface EventMap extends RulesEventMap {
   "settings:changed": Settings;
   /** Main asks the page to show one question (tray menu or notification click). */
   "inbox:focus": { id: string };
+  /** A followed task started, changed or ended: the Tasks view's list again (at most every SERVERS_EVENT_INTERVAL_MS). */
+  "tasks:changed": TasksList;
 }
 
 export type InvokeChannel = keyof InvokeMap;
@@ -154,6 +167,7 @@ export const INVOKE_CHANNELS = [
   ...SERVER_MANAGEMENT_CHANNELS,
   ...RULES_INVOKE_CHANNELS,
   ...AGENTS_INVOKE_CHANNELS,
+  ...TASKS_INVOKE_CHANNELS,
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [
@@ -161,6 +175,7 @@ export const EVENT_CHANNELS = [
   "servers:changed",
   "settings:changed",
   "inbox:focus",
+  "tasks:changed",
   ...RULES_EVENT_CHANNELS,
 ] as const satisfies readonly EventChannel[];
 

@@ -16,6 +16,7 @@ export function kindLabel(kind: string, id = ""): string {
   if (kind === "input") return "Form";
   if (kind === "authorization") return isSignIn({ id, kind }) ? "Sign-in" : "Link";
   if (kind === "approval") return "Approval";
+  if (kind === "task") return "Task";
   return kind;
 }
 
@@ -23,6 +24,7 @@ export function kindLabel(kind: string, id = ""): string {
 export function outcomeWord(outcome: HistoryOutcome, kind = ""): string {
   if (kind === "approval" && outcome === "accepted") return "Allowed";
   if (kind === "approval" && outcome === "declined") return "Denied";
+  if (kind === "task") return TASK_OUTCOME_WORDS[outcome] ?? OUTCOME_WORDS[outcome];
   return OUTCOME_WORDS[outcome];
 }
 
@@ -34,6 +36,14 @@ const OUTCOME_WORDS: Record<HistoryOutcome, string> = {
   expired: "Expired",
   withdrawn: "Withdrawn",
   refused: "Refused",
+};
+
+/** An ended task's History row (history/tasks-records.ts maps a task's state onto these outcomes). */
+const TASK_OUTCOME_WORDS: Partial<Record<HistoryOutcome, string>> = {
+  pending: "Running",
+  accepted: "Completed",
+  declined: "Failed",
+  withdrawn: "Gone",
 };
 
 /** yes: green; no: red; ended without an answer: grey; still open: the accent. */

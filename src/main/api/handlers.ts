@@ -11,6 +11,7 @@ import type { ServerManagementHandlers } from "../mcp/server-handlers";
 import type { ToolHandlers } from "../mcp/tool-handlers";
 import type { RulesHandlers } from "../rules/handlers";
 import type { SettingsHandlers } from "./settings-handlers";
+import type { TasksHandlers } from "../history/tasks-handlers";
 
 export type Handlers = HandlerMap<InvokeMap>;
 
@@ -23,6 +24,7 @@ export interface FeatureHandlers {
   agents: AgentsHandlers;
   history: HistoryHandlers;
   rules: RulesHandlers;
+  tasks: TasksHandlers;
   settings: SettingsHandlers;
 }
 
@@ -35,6 +37,7 @@ export function mergeHandlers(features: FeatureHandlers): Handlers {
     ...features.agents,
     ...features.history,
     ...features.rules,
+    ...features.tasks,
     ...features.settings,
   };
 }

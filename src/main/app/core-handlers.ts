@@ -15,6 +15,7 @@ import type { RulesHandle } from "../rules";
 import type { CompanionAuth } from "../auth";
 import { rotateGatewayToken, tokenPlace, type SecretStore } from "../secrets";
 import type { ServerParts } from "./core-servers";
+import type { TasksHandlers } from "../history/tasks-handlers";
 import type { Egress } from "./egress";
 
 export interface HandlerParts {
@@ -25,6 +26,8 @@ export interface HandlerParts {
   history?: HistoryHandle;
   rules: RulesHandle;
   servers: ServerParts;
+  /** The Tasks channels (core-tasks.ts). */
+  tasks: TasksHandlers;
   auth: CompanionAuth;
   secrets: SecretStore;
   settings: SettingsState;
@@ -44,6 +47,7 @@ export function coreHandlers(p: HandlerParts): Handlers {
     mergeHandlers({
       history: p.history?.handlers ?? historyOffHandlers(),
       rules: p.rules.handlers,
+      tasks: p.tasks,
       // Agents are connected to this run's listener; a literal token (Zed over HTTP, chosen) is the current one.
       agents: createAgentsHandlers({ companionUrl: p.companionUrl, cli: () => cliCommand(), token: () => p.token.get(), tokenKept: () => tokenPlace(secrets) }),
       imports: createImportHandlers({

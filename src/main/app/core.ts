@@ -24,6 +24,8 @@ import { CONFIG_ERROR_ENTRY } from "../mcp/server-views";
 import { createEvents, type CoreEvents, type EventHub } from "./core-events";
 import { coreHandlers } from "./core-handlers";
 import { startServers, type ServerParts } from "./core-servers";
+import { openTasks } from "./core-tasks";
+import type { TaskLedger } from "../mcp/tasks/ledger";
 import { createEgress, type Egress } from "./egress";
 
 export type { CoreEvents } from "./core-events";
@@ -102,7 +104,7 @@ export interface Core {
    * The parts themselves, for tests that play a server or an agent (ask a question, answer it,
    * call a tool). No app code reads them: nothing read here has passed the egress.
    */
-  internals: { inbox: Inbox; source: McpSource };
+  internals: { inbox: Inbox; source: McpSource; tasks: TaskLedger };
 }
 
 /** The store every secret read or written goes through (registered with the scrubber), and the gateway token. */
@@ -167,6 +169,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   for (const entry of skippedEntries(config)) log(`config: "${entry.name}" skipped: ${entry.reason}`);
 
   const questions = openQuestions(options, egress, log);
+  // Followed tasks are kept in History's file (so they outlive this run), else in memory.
+  const tasks = openTasks(questions.history, egress.stored, log);
   // Remote servers that need OAuth ask the person through the Inbox; the browser comes back to a
   // loopback listener of this run (RFC 8252: the registration is kept whatever its port).
   const oauthHub = new CallbackHub();
@@ -183,6 +187,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       log,
       secret: (name: string) => secrets.get(name),
       storeSecret: (name: string, value: string) => secrets.set(name, value),
+      tasks: tasks.ledger,
       ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
     },
     egress,
@@ -205,12 +210,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     questions.inbox.on((event) => events.emit("inbox:event", event)),
     settings.on((value) => events.emit("settings:changed", value)),
     questions.rules.on((list) => events.emit("rules:changed", list)),
+    tasks.watch(servers.source, events),
   ];
   const handlers = coreHandlers({
     ...questions,
     platform: options.platform,
     configPath: fromFile,
     servers,
+    tasks: tasks.handlers(() => servers.source),
     auth,
     secrets,
     settings,
@@ -227,7 +234,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     closing ??= (async () => {
       questions.inbox.close();
       questions.rules.close();
-      // What the shutdown withdrew is written before the file closes.
+      // What the shutdown withdrew, and the tasks' last changes, are written before the file closes.
+      tasks.close();
       history?.close();
       await servers.close();
       for (const unsubscribe of unsubscribes) unsubscribe();
@@ -238,7 +246,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     })();
     return closing;
   };
-  return coreApi({ questions, servers, settings, egress, events, handlers, log, state, close });
+  return coreApi({ questions, servers, settings, egress, events, handlers, log, state, close, tasks: tasks.ledger });
 }
 
 /** What changes while the core runs: the token (rotated), the config's who-answers (edited), the listener. */
@@ -257,6 +265,7 @@ interface CoreParts {
   handlers: Handlers;
   log: (line: string) => void;
   state: CoreState;
+  tasks: TaskLedger;
   close(): Promise<void>;
 }
 
@@ -296,7 +305,7 @@ function coreApi(p: CoreParts): Core {
     focus: (id) => events.emit("inbox:focus", { id }),
     ready: servers.ready,
     close: p.close,
-    internals: { inbox, source },
+    internals: { inbox, source, tasks: p.tasks },
   };
 }
 

@@ -191,6 +191,14 @@ export class HistoryDb {
     return ids.length;
   }
 
+  /**
+   * Runs `fn` on this file's connection as the store's own queries run (busy, corrupt and
+   * unavailable handled alike), for another table kept in the same file (tasks-store.ts).
+   */
+  use<T>(what: string, fn: (prepare: (sql: string) => Database.Statement) => T): T {
+    return this.run(what, (db) => fn((sql) => this.statement(db, sql)));
+  }
+
   close(): void {
     this.closed = true;
     this.shut();

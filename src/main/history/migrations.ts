@@ -82,6 +82,32 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec("ALTER TABLE questions ADD COLUMN repeats INTEGER NOT NULL DEFAULT 1");
     },
   },
+  {
+    version: 4,
+    describe: "tasks: the MCP tasks the companion follows, so they outlive it (tasks-store.ts)",
+    up(db) {
+      // One row per task, written over as it changes; ended rows stay a while for the Tasks view.
+      db.exec(`
+        CREATE TABLE tasks (
+          id             TEXT PRIMARY KEY,
+          server         TEXT NOT NULL,
+          tool           TEXT NOT NULL,
+          agent          TEXT,
+          task_id        TEXT NOT NULL,
+          generation     TEXT NOT NULL,
+          state          TEXT NOT NULL,
+          status_message TEXT,
+          progress       TEXT,
+          created_at     INTEGER NOT NULL,
+          last_polled_at INTEGER,
+          ended_at       INTEGER,
+          outcome        TEXT
+        );
+        CREATE INDEX tasks_live ON tasks (created_at) WHERE ended_at IS NULL;
+        CREATE INDEX tasks_ended ON tasks (ended_at) WHERE ended_at IS NOT NULL;
+      `);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
