@@ -1,5 +1,5 @@
 // Which of the page's views is on screen.
-export type View = "inbox" | "servers" | "agents" | "history" | "settings";
+export type View = "inbox" | "servers" | "tasks" | "agents" | "history" | "settings";
 
 export class Nav {
   view = $state<View>("inbox");

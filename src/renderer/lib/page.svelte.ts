@@ -16,6 +16,7 @@ import { RulesState } from "./rules.svelte";
 import { ServersState } from "./servers.svelte";
 import { ServersViewState } from "./servers-view.svelte";
 import { SettingsState } from "./settings.svelte";
+import { TasksState } from "./tasks.svelte";
 import { ToolRuns } from "./tool-runs.svelte";
 
 export interface PageOptions {
@@ -42,6 +43,8 @@ export class Page {
   readonly ruleNotes: RuleNotes;
   readonly rules: RulesState;
   readonly firstRun: FirstRunState;
+  /** The tasks servers run in the background, as main last sent them (the Tasks view). */
+  readonly tasks: TasksState;
   /** The Servers view's folds, search and drafts, kept while the person is in another view. */
   readonly serversView = new ServersViewState();
   /** Why the last load could not fetch a part ("Questions: …"), shown until the next load. */
@@ -60,6 +63,7 @@ export class Page {
     this.ruleNotes = new RuleNotes(this.clock);
     this.rules = new RulesState(call, this.ruleNotes);
     this.firstRun = new FirstRunState(call, this.servers, this.runs);
+    this.tasks = new TasksState(call);
   }
 
   /** Subscribes to main's events, loads the first snapshot, and ticks the clock for "2 min ago". */
@@ -71,6 +75,7 @@ export class Page {
       // The tray or a notification asked for this question: show it with the keyboard in it.
       this.api.on("inbox:focus", ({ id }) => this.question.open(id)),
       this.api.on("rules:changed", (rules) => this.rules.changed(rules)),
+      this.api.on("tasks:changed", (list) => this.tasks.changed(list)),
     ];
     // Once a second: the Inbox shows how long each question has left before it expires.
     const stopClock = this.clock.start();
@@ -91,6 +96,7 @@ export class Page {
     await Promise.all([this.inbox.load().then(part("Questions")), this.servers.load().then(part("Servers")), this.settings.load().then(part("Settings"))]);
     this.loadErrors = errors;
     void this.rules.load();
+    void this.tasks.load();
   }
 
   /** Browser mode: the link came up or went down; after a reconnect everything is fetched again. */
