@@ -107,6 +107,16 @@ export const COMMANDS: Record<string, Command> = {
       return { usage: m.SERVERS_USAGE, run: m.runServers };
     },
   },
+  tasks: {
+    summary: `  tasks list [--json]     Work servers run in the background for calls (MCP tasks): running
+                          ones with their progress, then the recently ended.
+  tasks cancel ID         Cancel a running task (the running app asks its server).`,
+    subcommands: ["list", "cancel"],
+    load: async () => {
+      const m = await import("./tasks");
+      return { usage: m.TASKS_USAGE, run: m.runTasks };
+    },
+  },
   start: {
     summary: `  start [--config PATH] [--port N]
                           Run the companion here, without the desktop shell: the gateway for
