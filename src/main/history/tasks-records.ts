@@ -127,12 +127,14 @@ export function taskFromRow(row: TaskRow): TaskRecord | undefined {
   });
 }
 
-/** The Tasks view's list: live tasks newest first, then the most recently ended, both bounded. */
+/** The Tasks view's list: live tasks (those waiting on the person, then newest first), then the most recently ended, both bounded. */
 export function tasksList(records: Iterable<TaskRecord>): TasksList {
   const live: TaskRecord[] = [];
   const ended: TaskRecord[] = [];
   for (const record of records) (isLiveTask(record.state) ? live : ended).push(record);
-  live.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+  // A task waiting on the person comes first: it goes nowhere until they answer.
+  const waiting = (t: TaskRecord) => (t.state === "input_required" ? 0 : 1);
+  live.sort((a, b) => waiting(a) - waiting(b) || b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
   ended.sort((a, b) => (b.endedAt ?? b.createdAt) - (a.endedAt ?? a.createdAt) || (a.id < b.id ? 1 : -1));
   return { tasks: [...live.slice(0, MAX_LISTED_LIVE), ...ended.slice(0, MAX_LISTED_ENDED)] };
 }

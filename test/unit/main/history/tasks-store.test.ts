@@ -68,21 +68,23 @@ describe("TasksStore", () => {
     expect(second.tasks.list().tasks.map((t) => t.id)).toEqual([a.id, b.id]);
   });
 
-  it("lists live tasks first, newest first, then the most recently ended, at most 50 of those", () => {
+  it("lists live tasks first (one waiting on the person before them, then newest first), then the most recently ended, at most 50 of those", () => {
     const { tasks } = open(tempDb());
     const old = task({ createdAt: 10 });
     const recent = task({ createdAt: 20 });
+    const waiting = task({ createdAt: 5, state: "input_required" });
     tasks.started(old);
     tasks.started(recent);
+    tasks.started(waiting);
     for (let i = 0; i < 60; i++) {
       const t = task({ createdAt: 1 });
       tasks.started(t);
       tasks.updated(t.id, { state: "failed", endedAt: 100 + i, outcome: `error ${i}` });
     }
     const listed = tasks.list().tasks;
-    expect(listed.slice(0, 2).map((t) => t.id)).toEqual([recent.id, old.id]);
-    expect(listed).toHaveLength(52);
-    expect(listed[2].outcome).toBe("error 59");
+    expect(listed.slice(0, 3).map((t) => t.id)).toEqual([waiting.id, recent.id, old.id]);
+    expect(listed).toHaveLength(53);
+    expect(listed[3].outcome).toBe("error 59");
   });
 
   it("keeps what a server says bounded and scrubbed: long texts cut, a known secret never written, unknown states as gone", async () => {
