@@ -5,6 +5,7 @@ import { elapsedText, progressFraction, startedBy, TasksState } from "../../src/
 import { callOf, ok } from "./fake-api";
 import type { TaskRecord, TasksList } from "../../src/shared/tasks";
 import type { Envelope } from "../../src/shared/contract";
+import { kindLabel, outcomeWord } from "../../src/shared/words";
 
 const NOW = Date.UTC(2026, 11, 2, 12);
 
@@ -106,5 +107,11 @@ describe("the Tasks view's words", () => {
     expect(startedBy(task({ agent: undefined }))).toBe("Started by you");
     expect(progressFraction(task({ progress: { progress: 30, total: 20 } }))).toBe(1);
     expect(progressFraction(task({ progress: { progress: 3, total: 0 } }))).toBeUndefined();
+  });
+
+  it("History words an ended task's row as a task, questions as before", () => {
+    expect(kindLabel("task")).toBe("Task");
+    expect((["accepted", "declined", "cancelled", "withdrawn"] as const).map((o) => outcomeWord(o, "task"))).toEqual(["Completed", "Failed", "Cancelled", "Gone"]);
+    expect(outcomeWord("accepted", "input")).toBe("Accepted");
   });
 });
