@@ -1,7 +1,7 @@
 // The Tasks view in Chromium, browser mode, the real core and listener on a real History file:
 // tasks seeded through the core's ledger (the tasks store the MCP source is given) reach the open
 // page by tasks:changed, with progress, who started them and a confirmed Cancel; they outlive the
-// companion (a second app on the same file lists them). Screenshots of the empty, running and
+// companion (a second app on the same file lists them). Screenshots of the empty, running, ended and
 // confirming views at 1280×800 and 420×640, light and dark, land in test-output/screenshots.
 import { describe, it, expect } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -63,6 +63,7 @@ describe("the Tasks view", () => {
     await ended.getByRole("article", { name: "export_report" }).getByText("Completed").waitFor();
     await ended.getByRole("article", { name: "resize_images" }).getByText("Out of disk space on /var/media").waitFor();
     await shootAll(page, "tasks-running");
+    await shootAll(page, "tasks-ended", { show: "ul[aria-label='Ended tasks']" });
 
     await build.getByRole("button", { name: "Cancel task" }).click();
     const confirm = build.getByRole("group", { name: "Cancel build_site?" });
