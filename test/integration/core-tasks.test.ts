@@ -32,4 +32,18 @@ describe("the core's tasks", () => {
     expect(JSON.stringify(listed)).not.toContain("sk-live-0123456789abcdef");
     await expect(core.handlers["tasks:cancel"]({ id: "tsk-1" })).rejects.toThrow(/cannot cancel tasks yet/);
   });
+
+  it("without History, a long session keeps only the 50 most recently ended tasks besides the live ones", async () => {
+    core = await createCore({ config: { mcpServers: {} }, platform: browserPlatform });
+    const ledger = core.internals.tasks;
+    for (let i = 0; i < 80; i++) {
+      ledger.started({ id: `tsk-${i}`, server: "s", tool: "t", taskId: `x-${i}`, generation: "2025-11-25", state: "working", createdAt: i });
+      if (i > 0) ledger.updated(`tsk-${i}`, { state: "completed", endedAt: 1000 + i });
+    }
+    const { tasks } = await core.handlers["tasks:list"](undefined);
+    expect(tasks).toHaveLength(51);
+    expect(tasks[0]).toMatchObject({ id: "tsk-0", state: "working" });
+    expect(ledger.get("tsk-1")).toBeUndefined();
+    expect(ledger.get("tsk-79")).toMatchObject({ state: "completed" });
+  });
 });

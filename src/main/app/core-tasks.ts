@@ -1,13 +1,13 @@
 // The core's followed tasks: where they are kept (History's file when there is one, else memory
 // for this session), the tasks:changed event to the views, and the Tasks channels. The MCP source
 // gets the ledger as LoadOptions.tasks and follows the tasks itself; this only keeps and shows them.
-import type { TasksList } from "../../shared/tasks";
+import { isLiveTask, type TaskRecord, type TasksList } from "../../shared/tasks";
 import { SERVERS_EVENT_INTERVAL_MS } from "../../shared/limits";
 import type { HistoryHandle } from "../history";
 import { TasksStore } from "../history/tasks-store";
-import { tasksList } from "../history/tasks-records";
+import { MAX_LISTED_ENDED, tasksList } from "../history/tasks-records";
 import { createTasksHandlers, type TasksHandlers } from "../history/tasks-handlers";
-import { memoryLedger, type TaskLedger } from "../mcp/tasks/ledger";
+import type { TaskLedger } from "../mcp/tasks/ledger";
 import { listChangeNotifier } from "../mcp/server-views";
 import type { McpSource } from "../mcp/types";
 import type { EventHub } from "./core-events";
@@ -32,17 +32,30 @@ interface Kept extends TaskLedger {
 
 /** A session without a History file: tasks are followed in memory and go with the session. */
 function memoryTasks(): Kept {
-  const ledger = memoryLedger();
+  const records = new Map<string, TaskRecord>();
   const listeners = new Set<() => void>();
   const changed = () => {
+    // Ended tasks past the list's share leave memory: a long session keeps only the recent ones.
+    const ended = [...records.values()].filter((r) => !isLiveTask(r.state)).sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
+    for (const old of ended.slice(0, Math.max(0, ended.length - MAX_LISTED_ENDED))) records.delete(old.id);
     for (const listener of listeners) listener();
   };
   return {
-    started: (record) => (ledger.started(record), changed()),
-    updated: (id, patch) => (ledger.updated(id, patch), changed()),
-    live: (server) => ledger.live(server),
-    get: (id) => ledger.get(id),
-    list: () => tasksList(ledger.all()),
+    started: (record) => (records.set(record.id, { ...record }), changed()),
+    updated: (id, patch) => {
+      const record = records.get(id);
+      if (!record) return;
+      const next = { ...record, ...patch };
+      if (!isLiveTask(next.state)) next.endedAt ??= Date.now();
+      records.set(id, next);
+      changed();
+    },
+    live: (server) => [...records.values()].filter((r) => isLiveTask(r.state) && (server === undefined || r.server === server)).map((r) => ({ ...r })),
+    get: (id) => {
+      const record = records.get(id);
+      return record ? { ...record } : undefined;
+    },
+    list: () => tasksList(records.values()),
     onChange: (listener) => (listeners.add(listener), () => void listeners.delete(listener)),
     close: () => listeners.clear(),
   };
