@@ -16,6 +16,7 @@ import {
   type RawClientDispatch,
   type TaskEnabledSession,
 } from "@modelcontextprotocol/ext-tasks/client";
+import { taskId } from "@modelcontextprotocol/ext-tasks/core";
 import { startTasksServer2026, tasksServer2026Command, type RunningTasksServer } from "../fixtures/tasks-server-2026-run";
 
 const TASKS = "io.modelcontextprotocol/tasks";
@@ -129,7 +130,7 @@ describe("the 2026-07-28 tasks fixture, driven by ext-tasks' client over streama
   });
 
   it("answers -32602 to tasks/get of a task it does not know", async () => {
-    const error = await session.task("no-such-task").snapshot().catch((e: unknown) => e);
+    const error = await session.task(taskId("no-such-task")).snapshot().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JsonRpcResponseError);
     expect((error as JsonRpcResponseError).code).toBe(-32602);
   });
