@@ -1,12 +1,15 @@
 // The companion's 2026-07-28 tasks wire (mcp/tasks/modern-wire.ts) against the tasks fixture
 // (tasks-server-2026.ts, held to ext-tasks' own client in tasks-2026-fixture.test.ts), through a
-// real SDK Client connected to it the way a connection connects (versionNegotiation auto): a
+// real SDK Client connected to it the way a connection connects (versionNegotiation auto, over the
+// connection's own transports: transports.ts's streamable HTTP with its bounded fetch, and the
+// process-group stdio transport): a
 // call that becomes a task and is polled to its result, a plain result, a task that asks through
 // inputRequests and is answered with tasks/update, cancel, failure, -32021 named (and the retry
 // it allows), a call that asks before it runs, and a server restarted mid-task.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, StreamableHTTPClientTransport, type ClientCapabilities, type Transport } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client, type ClientCapabilities, type Transport } from "@modelcontextprotocol/client";
+import { GroupStdioTransport } from "../../src/main/mcp/connection/stdio-transport";
+import { streamableTransport } from "../../src/main/mcp/connection/transports";
 import { CLIENT_INFO } from "../../src/main/mcp/connection/lifecycle";
 import { ToolCallError } from "../../src/main/mcp/call-paths/call-path";
 import { modernTaskWire, requiresTasksExtension, type AnswerInputs, type ModernTaskWire } from "../../src/main/mcp/tasks/modern-wire";
@@ -16,6 +19,11 @@ import { until } from "../helpers/poll";
 
 const CAPABILITIES: ClientCapabilities = { elicitation: { form: {}, url: {} } };
 const never = new AbortController().signal;
+
+/** The connection's streamable HTTP transport (transports.ts), with no headers and no sign-in. */
+function http(url: string): Transport {
+  return streamableTransport({ url: new URL(url), headers: {}, onTooLarge: (error) => { throw error; } }, () => {});
+}
 
 async function connected(transport: Transport, capabilities = CAPABILITIES, answerInputs?: AnswerInputs): Promise<{ client: Client; wire: ModernTaskWire }> {
   const client = new Client(CLIENT_INFO, { capabilities, versionNegotiation: { mode: "auto" } });
@@ -53,7 +61,7 @@ describe("the 2026-07-28 tasks wire over streamable HTTP", () => {
 
   beforeAll(async () => {
     server = await startTasksServer2026();
-    ({ client, wire } = await connected(new StreamableHTTPClientTransport(new URL(server.url)), CAPABILITIES, async (requests) => {
+    ({ client, wire } = await connected(http(server.url), CAPABILITIES, async (requests) => {
       asked.push(requests);
       return { confirm: { action: "accept", content: { ok: true } } };
     }));
@@ -125,7 +133,7 @@ describe("the 2026-07-28 tasks wire over streamable HTTP", () => {
 
   it("names the capability a -32021 says is missing", async () => {
     // No elicitation declared: the SDK server refuses the input_required answer it would give.
-    const { client: bare, wire: bareWire } = await connected(new StreamableHTTPClientTransport(new URL(server.url)), {});
+    const { client: bare, wire: bareWire } = await connected(http(server.url), {});
     try {
       const error = await bareWire.callTool("confirm_first", {}, never).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ToolCallError);
@@ -139,7 +147,7 @@ describe("the 2026-07-28 tasks wire over streamable HTTP", () => {
 
   it("rejects -32602 for a task the server does not know, and fails everything once closed", async () => {
     await expect(wire.get("no-such-task", never)).rejects.toMatchObject({ code: -32602 });
-    const { client: other, wire: otherWire } = await connected(new StreamableHTTPClientTransport(new URL(server.url)));
+    const { client: other, wire: otherWire } = await connected(http(server.url));
     otherWire.close(new Error("the server connection closed"));
     await expect(otherWire.get("any", never)).rejects.toThrow("the server connection closed");
     await other.close();
@@ -149,7 +157,7 @@ describe("the 2026-07-28 tasks wire over streamable HTTP", () => {
 describe("the 2026-07-28 tasks wire across a server restart", () => {
   it("gets -32602 from the new process for a task the old one started", async () => {
     let server = await startTasksServer2026();
-    const { client, wire } = await connected(new StreamableHTTPClientTransport(new URL(server.url)));
+    const { client, wire } = await connected(http(server.url));
     try {
       const task = taskOf(await wire.callTool("long_job", {}, never));
       expect((await wire.get(task.taskId, never)).status).toBe("working");
@@ -169,7 +177,8 @@ describe("the 2026-07-28 tasks wire across a server restart", () => {
 describe("the 2026-07-28 tasks wire over stdio", () => {
   it("runs a task to its result on the pipe", async () => {
     const { command, args, cwd } = tasksServer2026Command();
-    const { client, wire } = await connected(new StdioClientTransport({ command, args, cwd, stderr: "pipe" }));
+    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+    const { client, wire } = await connected(new GroupStdioTransport({ command, args, cwd, env }));
     try {
       const task = taskOf(await wire.callTool("echo_later", { text: "piped", ms: 50 }, never));
       expect(firstText((await reaches(wire, task.taskId, "completed")).result)).toBe("echo: piped");

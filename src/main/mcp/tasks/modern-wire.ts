@@ -63,7 +63,9 @@ export interface ModernTaskWire extends TaskWire {
  */
 export function modernTaskWire(client: Pick<Client, "getNegotiatedProtocolVersion" | "notification">, transport: Transport, setting: ModernWireSetting): ModernTaskWire {
   const protocolVersion = client.getNegotiatedProtocolVersion();
-  if (protocolVersion === undefined || protocolVersion < "2026-07-28") throw new Error(`${setting.server}: the 2026-07-28 tasks wire needs a 2026-07-28 session (negotiated ${protocolVersion ?? "none"})`);
+  if (protocolVersion === undefined || protocolVersion < "2026-07-28") {
+    throw new Error(`${setting.server}: the 2026-07-28 tasks wire needs a 2026-07-28 session (negotiated ${protocolVersion ?? "none"})`);
+  }
   const dispatch = new ModernDispatch(transport, { protocolVersion, clientInfo: setting.clientInfo, clientCapabilities: setting.clientCapabilities });
   const { server } = setting;
   // A tools/call given up on is told to the server, as the SDK does for its own requests.
