@@ -145,6 +145,15 @@ describe("the 2026-07-28 tasks wire over streamable HTTP", () => {
     }
   });
 
+  it("gives up a call on its abort, at once, and the server stops working on it", async () => {
+    const abort = new AbortController();
+    const call = wire.callTool("slow_plain", { ms: 10_000 }, abort.signal);
+    await until(async () => (await server.seen()).some((s) => s.method === "started" && s.tool === "slow_plain"), 5000, "the call to reach the server");
+    abort.abort(new Error("the person cancelled the call"));
+    await expect(call).rejects.toThrow("the person cancelled the call");
+    await until(async () => (await server.seen()).some((s) => s.method === "aborted" && s.tool === "slow_plain"), 5000, "the server to see the call given up");
+  });
+
   it("rejects -32602 for a task the server does not know, and fails everything once closed", async () => {
     await expect(wire.get("no-such-task", never)).rejects.toMatchObject({ code: -32602 });
     const { client: other, wire: otherWire } = await connected(http(server.url));
