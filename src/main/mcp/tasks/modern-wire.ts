@@ -10,7 +10,7 @@
 // the follower (follow.ts) drives every task, the ledger keeps it across restarts and the Inbox
 // asks the person, and the connection owns its client's handlers and its close. Nor does it spare
 // the wire: with the SDK client at 2.4.0 a 2026-07-28 session needs a raw dispatch from the host
-// anyway (the SDK's codecs reject task traffic), which is most of this code. What fits is used:
+// anyway (the SDK's codecs reject task traffic): that is modern-dispatch.ts. What fits is used:
 // ext-tasks' core/v2 schemas check every task the server sends (modern-snapshot.ts), and its
 // withTaskCapabilityV2 frames the per-request capability (modern-dispatch.ts).
 //
