@@ -193,3 +193,30 @@ export const HISTORY_BUDGET_BYTES = 64 * 1024 * 1024;
 /** What one asker's records may take of it (its prompts, fields and answers as stored): one
  * noisy server or agent cannot push everyone else's records out. */
 export const HISTORY_SOURCE_BUDGET_BYTES = 16 * 1024 * 1024;
+
+/** A task id a server gives (either tasks wire). Ids are UUIDs or tokens of a few dozen
+ * characters; one is sent back in every tasks/* request and, over HTTP, in its Mcp-Name header,
+ * so a longer one is refused rather than echoed. */
+export const MAX_TASK_ID_LENGTH = 512;
+
+/** A task's statusMessage as kept and shown: a line or a paragraph. A longer one is cut. */
+export const MAX_TASK_STATUS_MESSAGE = 2000;
+
+/** The poll interval a server may ask for, at least and at most. Below, a server would have the
+ * companion poll it in a busy loop; above, an ended task would go unseen for minutes. */
+export const MIN_TASK_POLL_MS = 50;
+export const MAX_TASK_POLL_MS = 60_000;
+
+/** Outstanding inputRequests in one answer (2026-07-28 tasks, or an input_required result): each
+ * becomes a question in the Inbox, which holds MAX_PENDING_PER_SERVER per server at once. */
+export const MAX_TASK_INPUT_REQUESTS = 16;
+
+/** An inputRequests key, echoed back in inputResponses: a name, not a payload. */
+export const MAX_TASK_INPUT_KEY_LENGTH = 256;
+
+/** An input_required result's requestState, echoed back byte for byte on the retried call: it
+ * rides in our request body, so it stays well under what a server accepts as one (MAX_BODY_BYTES). */
+export const MAX_REQUEST_STATE_LENGTH = 1024 * 1024;
+
+/** Rounds of input_required answers to one call before it fails (the SDK client's own default). */
+export const MAX_INPUT_ROUNDS = 10;
