@@ -126,7 +126,9 @@ export class AgentTasks {
     void Promise.resolve()
       .then(() => run(control))
       .then(
-        (result) => this.end(entry, result.isError ? "failed" : "completed", result),
+        // A tool's own error (isError) is its result, as on a plain call: the task completed with it
+        // (the 2026-07-28 extension says so outright; the SDK v1 client drops a failed task's result).
+        (result) => this.end(entry, "completed", result),
         (error: unknown) => this.end(entry, entry.abort.signal.aborted ? "cancelled" : "failed", undefined, error),
       );
     return task;
@@ -234,8 +236,8 @@ export class AgentTasks {
     if (isEnded(task.status)) return;
     task.status = status;
     task.result = result;
-    const message = result ? firstText(result) : status === "cancelled" ? (error as Error | undefined)?.message : String((error as Error | undefined)?.message ?? error);
-    if (status !== "completed" && message) task.statusMessage = message.slice(0, MAX_STATUS_MESSAGE);
+    const message = result ? (result.isError ? firstText(result) : undefined) : String((error as Error | undefined)?.message ?? error);
+    if (message) task.statusMessage = message.slice(0, MAX_STATUS_MESSAGE);
     task.endedAt = Date.now();
     for (const input of [...task.inputs.values()]) input.fail(new Error(`the task was ${status}`));
     this.changed(entry);

@@ -56,12 +56,16 @@ describe("AgentTasks", () => {
     expect(task.statusMessage).toBe("step 1");
   });
 
-  it("an isError result ends the task failed, its text as the statusMessage; cancel fails what waits on the agent", async () => {
+  it("an isError result completes the task with it, its text as the statusMessage; a call that throws fails it; cancel fails what waits on the agent", async () => {
     const tasks = store();
-    const failing = tasks.start("s1", async () => ({ content: [{ type: "text", text: "no such file" }], isError: true }));
-    if (typeof failing === "string") throw new Error(failing);
-    await until(() => failing.status === "failed");
-    expect(failing.statusMessage).toBe("no such file");
+    const erring = tasks.start("s1", async () => ({ content: [{ type: "text", text: "no such file" }], isError: true }));
+    const throwing = tasks.start("s1", async () => {
+      throw new Error("the server went away");
+    });
+    if (typeof erring === "string" || typeof throwing === "string") throw new Error("refused");
+    await until(() => erring.status === "completed" && throwing.status === "failed");
+    expect(erring).toMatchObject({ statusMessage: "no such file", result: { isError: true } });
+    expect(throwing).toMatchObject({ statusMessage: "the server went away", result: undefined });
 
     const call = manual();
     const waiting = tasks.start("s1", call.run);
