@@ -114,6 +114,20 @@ export const MCP_SESSION_IDLE_MIN_MS = 60_000;
  * of the largest stores go first. */
 export const MAX_MCP_EVENT_BYTES_TOTAL = 64 * 1024 * 1024;
 
+/** Tasks the gateway holds for one agent session (running and ended ones not yet dropped): an
+ * agent runs a few long calls at once; past it the oldest ended task is dropped to make room, and
+ * only when all are running is a new one refused. */
+export const MAX_AGENT_TASKS_PER_SESSION = 32;
+
+/** …and over all sessions, at the same rule: each task holds one call and, once ended, its result
+ * (within the JSON bounds), so the sum stays bounded however many sessions are open. */
+export const MAX_AGENT_TASKS_TOTAL = 256;
+
+/** How long the gateway keeps an ended task (its result, for tasks/result) when the agent asked
+ * for no ttl; an agent's own ttl is held to AGENT_TASK_MAX_TTL_MS. */
+export const AGENT_TASK_TTL_MS = 10 * 60_000;
+export const AGENT_TASK_MAX_TTL_MS = 60 * 60_000;
+
 /** The complete request headers must arrive within this (Node's `headersTimeout`). A local agent
  * sends them in one write; a client trickling them holds a socket, and sockets are descriptors. */
 export const HTTP_HEADERS_TIMEOUT_MS = 10_000;

@@ -20,6 +20,8 @@ import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
 import { gatewayChallenge, refusalMessage } from "./token-refusal";
 import { PERSON_ANSWERS, whoAnswersFor, type WhoAnswersSetting } from "./who-answers";
 import { isPlainObject } from "../../shared/unknown-value";
+import { serveTaskCall, taskCallOf } from "./agent-tasks-call";
+import type { AgentTasksOptions } from "./agent-tasks";
 
 export interface GatewayOptions {
   source: McpSource;
@@ -50,6 +52,8 @@ export interface GatewayOptions {
   elicitation?: Partial<WhoAnswersSetting> | ((agent: string) => WhoAnswers);
   /** SSE polling of long calls (tool-server.ts pollAfterMs); unset, streams stay open. */
   pollAfterMs?: number;
+  /** Agents' tasks: per session and in all (defaults MAX_AGENT_TASKS_PER_SESSION, _TOTAL) and how long ended ones are kept. */
+  tasks?: AgentTasksOptions;
 }
 
 export interface GatewayRoute extends Route {
@@ -137,6 +141,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     whoAnswers,
     outbound: options.outbound,
     pollAfterMs: options.pollAfterMs,
+    tasks: options.tasks,
     caps: { ...options.maxSessions, maxIdleMs: options.idleSessionMs, minIdleMs: options.minIdleSessionMs },
   });
 
@@ -190,6 +195,13 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     // The agent's cancel of a call on the short path: the SDK never saw that call, so act here
     // (the SDK still gets the notification and handles its own calls).
     for (const id of cancelledIds(body)) session.tools.abortCall(id, "the agent cancelled the call");
+    // A task asked for on tools/call is answered at once with the gateway's own task (agent-tasks-call.ts).
+    const startTask = session.tools.startTask;
+    const taskCall = startTask ? taskCallOf(req, body) : undefined;
+    if (startTask && taskCall) {
+      serveTaskCall(() => startTask(taskCall.params, taskCall.ttl), taskCall, sessionId, res);
+      return;
+    }
     const call = session.tools.shortPath() ? directCall(req, body) : undefined;
     if (call) {
       await serveDirectCall(session.tools, call, sessionId, res);

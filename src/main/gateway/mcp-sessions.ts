@@ -12,6 +12,7 @@ import type { AgentOutbound } from "./outbound";
 import { Catalog } from "./catalog";
 import { EventBudget, SessionEvents } from "./event-store";
 import { SessionCaps, type SessionCapsOptions } from "./session-caps";
+import { AgentTasks, type AgentTasksOptions } from "./agent-tasks";
 
 export interface SessionsOptions {
   source: McpSource;
@@ -21,6 +22,8 @@ export interface SessionsOptions {
   outbound: AgentOutbound;
   pollAfterMs?: number;
   caps: SessionCapsOptions;
+  /** The caps and ttl of agents' tasks (agent-tasks.ts). */
+  tasks?: AgentTasksOptions;
 }
 
 /** The `retry` an agent is told on each event stream: how soon to reconnect when it closes (SEP-1699). */
@@ -84,6 +87,7 @@ export function createSessions(options: SessionsOptions): McpSessions {
   const sessions = new Map<string, Session>();
   const catalog = new Catalog(() => source.backends?.() ?? [], log);
   const budget = new EventBudget();
+  const tasks = new AgentTasks(options.tasks);
 
   function end(id: string, session: Session, why: string): void {
     if (!sessions.delete(id)) return;
@@ -130,7 +134,7 @@ export function createSessions(options: SessionsOptions): McpSessions {
 
   async function startSession(req: IncomingMessage, res: ServerResponse, body: unknown, auth: RouteAuth, registered: () => void): Promise<void> {
     const { credential } = auth;
-    const tools = createToolServer({ source, catalog, whoAnswers, version, log, outbound: options.outbound, pollAfterMs: options.pollAfterMs, ...(auth.agent !== undefined ? { identity: auth.agent } : {}) });
+    const tools = createToolServer({ source, catalog, tasks, whoAnswers, version, log, outbound: options.outbound, pollAfterMs: options.pollAfterMs, ...(auth.agent !== undefined ? { identity: auth.agent } : {}) });
     // Event ids, a priming event and `retry` on every stream, and Last-Event-ID honoured on reconnect.
     const events = new SessionEvents(budget);
     let id: string | undefined;
@@ -173,6 +177,7 @@ export function createSessions(options: SessionsOptions): McpSessions {
     list: () => [...sessions.entries()].map(([id, s]) => ({ id, agent: s.tools.agent(), credential: s.credential, idle: s.open === 0 })),
     async close() {
       caps.close();
+      tasks.close();
       unsubscribe();
       const open = [...sessions.values()];
       sessions.clear();

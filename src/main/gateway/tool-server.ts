@@ -11,6 +11,10 @@ import type { AgentRequest, ExecuteContext, McpSource, SourceEvent } from "../mc
 import { levelRank, type Catalog } from "./catalog";
 import type { AgentOutbound } from "./outbound";
 import { registerSurface, relayError } from "./surface";
+import type { AgentTasks } from "./agent-tasks";
+import { agentDeclaresTasks, GATEWAY_TASKS_CAPABILITY, registerAgentTasks } from "./agent-tasks-wire";
+import { toolsForAgent } from "./agent-tasks-call";
+import { taskStarter } from "./agent-tasks-run";
 import { errorMessage } from "../../shared/unknown-value";
 
 /** Who answers a server's elicitation for an agent: its person in the companion, or the agent itself. */
@@ -30,12 +34,19 @@ export interface CallOptions {
   notify?: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
   /** Sends a request to the agent on the call's stream (sampling, roots, elicitation). */
   send?: (request: { method: string; params: Record<string, unknown> }, signal: AbortSignal) => Promise<Record<string, unknown>>;
+  /** Every progress of the call, whether or not the agent asked for progress (a task's statusMessage). */
+  progress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
 export interface ToolServer {
   server: Server;
   /** Forwards one tools/call; `id` is the agent's request id (abortCall uses it). */
   call(params: CallParams, id: RequestId, options?: CallOptions): Promise<CallToolResult>;
+  /**
+   * A task-augmented tools/call (2025-11-25 `params.task`): starts the gateway's task for it and
+   * returns the CreateTaskResult; throws the agent's JSON-RPC error. Absent without a task store.
+   */
+  startTask?(params: CallParams, ttl?: number): Record<string, unknown>;
   /** The agent's `clientInfo.name`, once it has initialized. */
   agent(): string | undefined;
   /** Aborts one in-flight call (its HTTP response went away, or the agent cancelled it). */
@@ -72,6 +83,8 @@ export interface ToolServerOptions {
    * Unset: streams stay open (keep-alive comments), as before.
    */
   pollAfterMs?: number;
+  /** The gateway's task store (agent-tasks.ts): with it, agents may run calls as tasks. */
+  tasks?: AgentTasks;
 }
 
 const INSTRUCTIONS =
@@ -158,10 +171,13 @@ function toolCall(s: SessionParts): ToolServer["call"] {
     // Progress goes out in order and before the result: the result closes the call's stream, and
     // a notification still queued behind it would be lost.
     let sent: Promise<void> = Promise.resolve();
+    const toAgent = progressToken !== undefined && notify;
     const onprogress =
-      progressToken === undefined || !notify
+      !toAgent && !options.progress
         ? undefined
         : (progress: { progress: number; total?: number; message?: string }) => {
+            options.progress?.(progress);
+            if (!toAgent) return;
             const progressParams = { progressToken, ...progress };
             sent = sent.then(() => notify({ method: "notifications/progress", params: progressParams })).catch(() => {});
           };
@@ -223,6 +239,16 @@ function deliverer(s: SessionParts, surface: Record<string, unknown>): ToolServe
   };
 }
 
+/** The session's part in the gateway's tasks (agent-tasks*.ts): the task methods, and startTask. */
+function agentTasks(s: SessionParts, call: ToolServer["call"]): Pick<ToolServer, "startTask"> {
+  const { tasks, source, outbound } = s.options;
+  if (!tasks) return {};
+  registerAgentTasks(s.server, tasks, s.session);
+  const notify = (notification: { method: string; params: Record<string, unknown> }) =>
+    s.server.notification(outbound.relay(notification) as Parameters<Server["notification"]>[0]).catch(() => {});
+  return { startTask: taskStarter({ tasks, owner: s.session, source, outbound, call, notify }) };
+}
+
 export function createToolServer(options: ToolServerOptions): ToolServer {
   const { source, catalog, outbound } = options;
   // The union of what the servers offer now; a server connecting later adds to an agent's view
@@ -232,7 +258,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   // and results must pass through untouched (structuredContent, isError, content as sent).
   const server = new Server(
     { name: "toolnexus-companion", version: options.version },
-    { capabilities: { tools: { listChanged: true }, ...surface }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: true }, ...surface, ...(options.tasks ? { tasks: GATEWAY_TASKS_CAPABILITY } : {}) }, instructions: INSTRUCTIONS },
   );
   const session = randomUUID();
   const s: SessionParts = {
@@ -250,7 +276,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const call = toolCall(s);
 
   // Tool descriptions are a server's text too: the list passes the outbound like every result.
-  server.setRequestHandler("tools/list", async () => outbound.relay({ tools: listedTools(source) }));
+  server.setRequestHandler("tools/list", async () => outbound.relay({ tools: toolsForAgent(listedTools(source), agentDeclaresTasks(server)) }));
   // The agent's notifications/cancelled aborts ctx.mcpReq.signal.
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const stopPolling = pollLater(s, ctx.http?.closeSSE);
@@ -270,6 +296,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     server,
     agent,
     call,
+    ...agentTasks(s, call),
     abortCall(id, reason) {
       // Without a reason the connection carrying the call closed: the agent is gone.
       calls.get(id)?.abort(reason === undefined ? new AgentGone(agent() ?? "the agent") : new Error(reason));
@@ -285,6 +312,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     deliver: deliverer(s, surface),
     dispose() {
       catalog.dropSession(session);
+      options.tasks?.dropOwner(session);
     },
   };
 }
