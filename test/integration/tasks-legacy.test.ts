@@ -8,7 +8,7 @@ import { startMcp, type LiveSource } from "../../src/main/mcp/source";
 import { memoryLedger } from "../../src/main/mcp/tasks/ledger";
 import type { SourceEvent } from "../../src/main/mcp/types";
 import type { TaskRecord } from "../../src/shared/tasks";
-import { everythingStdioCommand } from "../fixtures";
+import { everythingStdioCommand, startListeningFixture, type RunningHttpServer } from "../fixtures";
 import { scriptedPerson, type Policy, type ScriptedPerson } from "../helpers/person";
 import { until } from "../helpers/poll";
 import { outputOf } from "../helpers/tool-output";
@@ -104,4 +104,109 @@ describe("the client's own tasks (the server asks with a `task` param)", () => {
     expect(result.output).toContain("[FAILED]");
     expect(result.output).toContain("sampling/createMessage");
   }, 20_000);
+});
+
+/** What the server still keeps of `taskId` (tasks/list). */
+async function serverStatusOf(taskId: string): Promise<string | undefined> {
+  const listed = await source.connection("everything")!.tasks.list(new AbortController().signal);
+  return listed?.find((t) => t.taskId === taskId)?.status;
+}
+
+describe("cancelling a task", () => {
+  it("by the person (cancelTask): the server is told, the call fails saying so, the ledger says cancelled", async () => {
+    const since = Date.now();
+    const call = tool("simulate-research-query").execute({ topic: "glaciers" });
+    call.catch(() => undefined);
+    const record = await recordOf("simulate-research-query", since);
+    await source.cancelTask(record.id);
+    await expect(call).rejects.toThrow("everything: simulate-research-query was cancelled (cancelled by you)");
+    expect(ledger.get(record.id)).toMatchObject({ state: "cancelled", outcome: "cancelled by you" });
+    expect(await serverStatusOf(record.taskId)).toBe("cancelled");
+    expect(events.filter((e) => e.id === record.id).at(-1)).toMatchObject({ state: "cancelled" });
+    // Ended: a second cancel is refused, and so is an id nobody knows.
+    await expect(source.cancelTask(record.id)).rejects.toThrow("already ended (cancelled)");
+    await expect(source.cancelTask("tsk-nobody")).rejects.toThrow("no task tsk-nobody");
+  }, 20_000);
+
+  it("by the caller going away (its signal aborts): the server is told, the ledger says cancelled", async () => {
+    const since = Date.now();
+    const caller = new AbortController();
+    const call = tool("simulate-research-query").execute({ topic: "dunes" }, { signal: caller.signal, agent: "leaving-bot" });
+    call.catch(() => undefined);
+    const record = await recordOf("simulate-research-query", since);
+    caller.abort(new Error("the agent disconnected"));
+    await expect(call).rejects.toThrow("the agent disconnected");
+    expect(ledger.get(record.id)).toMatchObject({ state: "cancelled", outcome: "cancelled: the caller stopped waiting (the agent disconnected)" });
+    await until(async () => (await serverStatusOf(record.taskId)) === "cancelled", 5_000, "the server to have cancelled the task");
+  }, 20_000);
+});
+
+describe("restarts", () => {
+  it("a companion restart mid-task: the task stays live; the new run asks its server, which (a new process) no longer knows it: gone", async () => {
+    const shared = memoryLedger();
+    const first = startMcp(config, { waitFor: person.waitFor, tasks: shared });
+    await first.ready;
+    const call = first.source.tools.find((t) => t.tool === "simulate-research-query")!.execute({ topic: "reefs" });
+    call.catch(() => undefined);
+    const record = await until(() => shared.all()[0], 10_000, "the task to be recorded");
+    await first.source.close();
+    await expect(call).rejects.toThrow("simulate-research-query was left running as a task");
+    expect(shared.get(record.id)?.state).toBe("working");
+
+    const told: TaskRecord[] = [];
+    const second = startMcp(config, { waitFor: person.waitFor, tasks: shared });
+    second.source.on((event) => event.type === "task" && told.push(event.record));
+    try {
+      await second.ready;
+      const gone = await until(() => (shared.get(record.id)?.state === "gone" ? shared.get(record.id) : undefined), 10_000, "the task to be marked gone");
+      expect(gone).toMatchObject({ outcome: "the server no longer knows this task" });
+      expect(gone?.endedAt).toBeGreaterThan(0);
+      expect(told.at(-1)).toMatchObject({ id: record.id, state: "gone" });
+    } finally {
+      await second.source.close();
+    }
+  }, 30_000);
+
+  it("a live task whose server is no longer in the config is marked gone, not forgotten", async () => {
+    const shared = memoryLedger();
+    shared.started({ id: "tsk-left", server: "retired", tool: "t", taskId: "x", generation: "2025-11-25", state: "working", createdAt: 1 });
+    const started = startMcp(config, { waitFor: person.waitFor, tasks: shared });
+    try {
+      expect(shared.get("tsk-left")).toMatchObject({ state: "gone", outcome: 'its server "retired" was removed from the config' });
+    } finally {
+      await started.source.close();
+    }
+  });
+});
+
+describe("a server whose tasks outlive the session (durable-tasks fixture over streamable HTTP)", () => {
+  let server: RunningHttpServer;
+  beforeAll(async () => {
+    server = await startListeningFixture("durable-tasks");
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("a companion restart mid-task resumes it: the new run follows it to the end, and its result goes to the ledger", async () => {
+    const shared = memoryLedger();
+    const durable = { mcpServers: { durable: { url: server.url } } };
+    const first = startMcp(durable, { tasks: shared });
+    await first.ready;
+    const call = first.source.tools.find((t) => t.tool === "report")!.execute({ topic: "the moon", ms: 2_500 }, { agent: "night-bot" });
+    call.catch(() => undefined);
+    const record = await until(() => shared.all()[0], 10_000, "the task to be recorded");
+    expect(record).toMatchObject({ state: "working", statusMessage: "writing about the moon", agent: "night-bot" });
+    await first.source.close();
+    await expect(call).rejects.toThrow("report was left running as a task");
+
+    const second = startMcp(durable, { tasks: shared });
+    try {
+      await second.ready;
+      const ended = await until(() => (shared.get(record.id)?.state === "completed" ? shared.get(record.id) : undefined), 10_000, () => `the resumed task to complete; it is ${JSON.stringify(shared.get(record.id))}`);
+      expect(ended).toMatchObject({ outcome: "report on the moon", agent: "night-bot" });
+    } finally {
+      await second.source.close();
+    }
+  }, 30_000);
 });

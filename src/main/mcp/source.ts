@@ -225,7 +225,7 @@ class Source implements McpSource, ServerIndex {
     if (!isLiveTask(record.state)) throw new Error(`the task ${id} already ended (${record.state})`);
     const connection = this.byName.get(record.server);
     if (!connection || connection.status.state !== "connected") throw new Error(`the task's server "${record.server}" is not connected`);
-    await connection.cancelTask(record);
+    await connection.tasks.cancel(record);
   }
 
   setInvalid(invalid: ServerStatus[]): void {

@@ -63,7 +63,7 @@ export class ServerConnection implements McpBackend {
   private readonly requests: ServerRequests;
   private readonly calls: CallsHost;
   /** Tasks (tasks.ts): their wire, picked at connect; the tools that go as tasks; the receiver of the server's own. */
-  private readonly tasks: ConnectionTasks;
+  readonly tasks: ConnectionTasks;
   private taskWire?: TaskWire;
   private taskTools = new Set<string>();
   private receiver?: TaskReceiverBinding;
@@ -328,11 +328,6 @@ export class ServerConnection implements McpBackend {
     if (!client || this.status.state !== "connected") throw this.notConnected();
     const maxWait = this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     return (await client.request({ method, params } as never, { signal: options.signal, timeout: Math.min(maxWait, this.config.callTimeout) })) as Record<string, unknown>;
-  }
-
-  /** The person cancels one of this server's tasks (McpSource.cancelTask): resolves once the server answered. */
-  cancelTask(record: TaskRecord): Promise<void> {
-    return this.tasks.cancel(record);
   }
 
   private notConnected(): ToolCallError {

@@ -12,7 +12,7 @@ import { followTask, newTaskRecord, type Followed, type FollowHooks } from "../t
 import type { TaskLedger } from "../tasks/ledger";
 import { resumeTasks } from "../tasks/resume";
 import type { TaskWire } from "../tasks/wire";
-import { LegacyTaskWire, offersToolTasks } from "../tasks/legacy-wire";
+import { LegacyTaskWire, offersToolTasks, type ListedTask } from "../tasks/legacy-wire";
 import { bindReceiver } from "../tasks/receiver";
 import type { Era } from "./era";
 import { IdleTimer } from "./idle-timer";
@@ -66,6 +66,24 @@ export class ConnectionTasks {
     const patch = { state: "cancelled" as const, endedAt: Date.now(), outcome: "cancelled by you" };
     this.host.ledger.updated(record.id, patch);
     this.host.emit({ ...record, ...patch });
+  }
+
+  /**
+   * What the server still keeps (2025-11-25 tasks/list, for the Tasks view), at most `maxPages`
+   * pages; undefined when the connection's wire has no list.
+   */
+  async list(signal: AbortSignal, maxPages = 10): Promise<ListedTask[] | undefined> {
+    const wire = this.host.wire();
+    if (!(wire instanceof LegacyTaskWire)) return undefined;
+    const tasks: ListedTask[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < maxPages; page++) {
+      const listed = await wire.list(signal, cursor);
+      tasks.push(...listed.tasks);
+      cursor = listed.nextCursor;
+      if (cursor === undefined) break;
+    }
+    return tasks;
   }
 
   /** The server connected: its live tasks nobody follows are followed again, or marked gone. */
