@@ -120,6 +120,7 @@ class Follower implements Followed {
     private readonly options: FollowOptions,
   ) {
     this.record = record;
+    this.lastWrite = record.lastPolledAt ?? 0;
     this.stop = new LinkedAbort([options.signal, options.lifetime]);
   }
 
