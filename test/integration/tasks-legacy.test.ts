@@ -167,16 +167,36 @@ describe("restarts", () => {
     }
   }, 30_000);
 
-  it("a live task whose server is no longer in the config is marked gone, not forgotten", async () => {
+  it("a live task whose server is no longer in the config is marked gone, not forgotten: at start, and when the server is removed", async () => {
     const shared = memoryLedger();
-    shared.started({ id: "tsk-left", server: "retired", tool: "t", taskId: "x", generation: "2025-11-25", state: "working", createdAt: 1 });
-    const started = startMcp(config, { waitFor: person.waitFor, tasks: shared });
+    const live = { tool: "t", taskId: "x", generation: "2025-11-25" as const, state: "working" as const, createdAt: 1 };
+    shared.started({ ...live, id: "tsk-left", server: "retired" });
+    shared.started({ ...live, id: "tsk-spare", server: "spare" });
+    const started = startMcp({ mcpServers: { spare: { ...everythingStdioCommand(), disabled: true } } }, { waitFor: person.waitFor, tasks: shared });
     try {
       expect(shared.get("tsk-left")).toMatchObject({ state: "gone", outcome: 'its server "retired" was removed from the config' });
+      // A disabled server is still configured: its task waits for it.
+      expect(shared.get("tsk-spare")?.state).toBe("working");
+      await started.source.remove("spare");
+      expect(shared.get("tsk-spare")).toMatchObject({ state: "gone", outcome: 'its server "spare" was removed from the config' });
     } finally {
       await started.source.close();
     }
   });
+
+  it("a call's idle timer does not run out while its task is polled, even past the server's call timeout", async () => {
+    const quick = startMcp({ mcpServers: { everything: { ...everythingStdioCommand(), callTimeout: 1_500 } } }, { waitFor: person.waitFor, tasks: memoryLedger() });
+    try {
+      await quick.ready;
+      const started = Date.now();
+      const result = await outputOf(quick.source.tools.find((t) => t.tool === "simulate-research-query")!.execute({ topic: "sleep" }));
+      expect(result.output).toContain("# Research Report: sleep");
+      // The four stages take about 4 s, well past 1.5 s of the call's idle bound.
+      expect(Date.now() - started).toBeGreaterThan(3_000);
+    } finally {
+      await quick.source.close();
+    }
+  }, 20_000);
 });
 
 describe("a server whose tasks outlive the session (durable-tasks fixture over streamable HTTP)", () => {
