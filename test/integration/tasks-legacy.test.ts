@@ -67,9 +67,13 @@ describe("a tool that runs only as a task (simulate-research-query)", () => {
   it("asks the person the question it queued on the task, naming the agent and tool, and the answer reaches the report", async () => {
     policy = (entry) => (entry.request.prompt.includes('"python"') ? { ok: true, data: { interpretation: "comedy" } } : undefined);
     const asked = person.seen.length;
+    // Another agent's call is in flight on the same stdio server: only the relatedTask meta says
+    // whose question it is (without it the question would belong to both calls, naming no tool).
+    const other = tool("trigger-long-running-operation").execute({ duration: 6, steps: 2 }, { agent: "other-bot" });
     const result = await outputOf(tool("simulate-research-query").execute({ topic: "python", ambiguous: true }, { agent: "research-bot" }));
     const question = person.seen.slice(asked).find((e) => e.request.prompt.includes('"python"'));
     expect(question?.source).toEqual({ server: "everything", agent: "research-bot", tool: "simulate-research-query" });
+    await other;
     expect(result.output).toContain("# Research Report: python (comedy)");
     policy = () => undefined;
   }, 20_000);
