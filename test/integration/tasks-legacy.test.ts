@@ -8,7 +8,7 @@ import { startMcp, type LiveSource } from "../../src/main/mcp/source";
 import { memoryLedger } from "../../src/main/mcp/tasks/ledger";
 import type { SourceEvent } from "../../src/main/mcp/types";
 import type { TaskRecord } from "../../src/shared/tasks";
-import { everythingStdioCommand, startListeningFixture, type RunningHttpServer } from "../fixtures";
+import { everythingStdioCommand, fixtureCommand, startListeningFixture, type RunningHttpServer } from "../fixtures";
 import { scriptedPerson, type Policy, type ScriptedPerson } from "../helpers/person";
 import { until } from "../helpers/poll";
 import { outputOf } from "../helpers/tool-output";
@@ -199,6 +199,23 @@ describe("restarts", () => {
       expect(Date.now() - started).toBeGreaterThan(3_000);
     } finally {
       await quick.source.close();
+    }
+  }, 20_000);
+});
+
+describe("progress on a task (durable-tasks fixture over stdio)", () => {
+  it("reaches the caller and the task's record, on the call's token", async () => {
+    const shared = memoryLedger();
+    const stdio = startMcp({ mcpServers: { durable: fixtureCommand("durable-tasks", ["--stdio"]) } }, { tasks: shared });
+    try {
+      await stdio.ready;
+      const heard: unknown[] = [];
+      const result = await outputOf(stdio.source.tools.find((t) => t.tool === "report")!.execute({ topic: "rain", ms: 800 }, { onprogress: (p) => heard.push(p) }));
+      expect(result.output).toBe("report on rain");
+      expect(heard).toEqual([{ progress: 1, total: 2, message: "halfway through rain" }]);
+      expect(shared.all()[0]).toMatchObject({ state: "completed", progress: { progress: 1, total: 2, message: "halfway through rain" } });
+    } finally {
+      await stdio.source.close();
     }
   }, 20_000);
 });

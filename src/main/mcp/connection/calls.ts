@@ -83,11 +83,12 @@ async function callOnce(host: CallsHost, tool: string, args: Record<string, unkn
   const { config, requests } = host;
   const idleMs = config.callTimeout;
   const abort = new LinkedAbort([ctx.signal]);
+  const wire = host.taskWire(tool);
   const call: ActiveCall = {
     agent: ctx.agent,
     rootsKey: ctx.roots ? `agent:${ctx.session ?? ctx.agent ?? ""}` : "config",
     tool,
-    ctx,
+    ctx: wire ? host.tasks.contextOf(ctx, () => call) : ctx,
     timer: new IdleTimer(idleMs, () => abort.abort(new ToolCallError(`${config.name}: ${tool} got no response for ${idleMs} ms`))),
     questions: new Set(),
   };
@@ -98,7 +99,6 @@ async function callOnce(host: CallsHost, tool: string, args: Record<string, unkn
     // after its roots are in place.
     return await requests.within(call, async () => {
       await requests.rootsFor(call, signal);
-      const wire = host.taskWire(tool);
       if (wire) return boundedResult(config.name, tool, await host.tasks.call(wire, call, args, signal, progressToken));
       return boundedResult(config.name, tool, await path.call(tool, args, signal, { progressToken }));
     });

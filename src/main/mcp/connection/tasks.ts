@@ -8,6 +8,7 @@ import type { TaskReceiverBinding } from "@modelcontextprotocol/ext-tasks/receiv
 import type { TaskRecord } from "../../../shared/tasks";
 import { errorMessage } from "../../../shared/unknown-value";
 import type { ServerConfig } from "../config/config";
+import type { ExecuteContext } from "../types";
 import { followTask, newTaskRecord, type Followed, type FollowHooks } from "../tasks/follow";
 import type { TaskLedger } from "../tasks/ledger";
 import { resumeTasks } from "../tasks/resume";
@@ -33,6 +34,8 @@ export interface TasksHost {
 export class ConnectionTasks {
   /** The tasks followed now, by the companion's id. */
   private readonly followed = new Map<string, Followed>();
+  /** The task each call in flight is following, for the progress its server sends on the call's token. */
+  private readonly ofCall = new WeakMap<ActiveCall, Followed>();
 
   constructor(private readonly host: TasksHost) {}
 
@@ -48,7 +51,22 @@ export class ConnectionTasks {
     this.host.ledger.started(record);
     this.host.emit(record);
     const followed = this.track(record, wire, call, start.task, signal);
+    this.ofCall.set(call, followed);
     return followed.done;
+  }
+
+  /**
+   * The context a task call runs under: its caller's, with progress also kept in the task's record
+   * (so the call always sends a progress token: 2025-11-25 progress on a task uses the call's).
+   */
+  contextOf(ctx: ExecuteContext, call: () => ActiveCall): ExecuteContext {
+    return {
+      ...ctx,
+      onprogress: (progress) => {
+        ctx.onprogress?.(progress);
+        this.ofCall.get(call())?.progressed(progress);
+      },
+    };
   }
 
   /** The person cancels a task of this server (McpSource.cancelTask). */

@@ -8,7 +8,7 @@
 // connection: its hooks say how to ask and what counts as liveness.
 import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import type { TaskGeneration, TaskRecord, TaskState } from "../../../shared/tasks";
+import type { TaskGeneration, TaskProgress, TaskRecord, TaskState } from "../../../shared/tasks";
 import { errorMessage } from "../../../shared/unknown-value";
 import { terminalText } from "../../base/terminal-text";
 import { LinkedAbort } from "../../base/linked-abort";
@@ -27,6 +27,8 @@ export const POLL_DEFAULT_MS = 1_000;
 export const MAX_TASK_TEXT = 500;
 /** With nothing new, lastPolledAt is written to the ledger at most this often (a poll every 250 ms would be a write each). */
 const QUIET_WRITE_MS = 10_000;
+/** Progress is written to the ledger at most this often (the last step, progress = total, always). */
+const PROGRESS_WRITE_MS = 1_000;
 /** -32602: tasks/get of a task its server does not know (expired, or the server restarted). */
 const UNKNOWN_TASK = -32602;
 
@@ -85,6 +87,8 @@ export interface Followed {
   readonly done: Promise<CallToolResult>;
   /** The person cancelled it: tasks/cancel, then the record ends as cancelled. Resolves once the server answered. */
   cancel(): Promise<void>;
+  /** The server's progress on the task (notifications/progress with the call's token). */
+  progressed(progress: TaskProgress): void;
 }
 
 /** The follow stopped without the task ending: the connection went away. The record stays live. */
@@ -109,6 +113,9 @@ class Follower implements Followed {
   private result?: Promise<CallToolResult>;
   private resultSettled = false;
   private lastWrite = 0;
+  private lastProgressWrite = 0;
+  /** Progress that came within PROGRESS_WRITE_MS of the last written: it goes with the next write. */
+  private heldProgress?: TaskProgress;
   /** Set by cancel(): the person's cancel, acknowledged by the server. */
   private cancelledByPerson = false;
   private wake?: () => void;
@@ -137,6 +144,21 @@ class Follower implements Followed {
     await this.wire.cancel(this.record.taskId, bounded.signal);
     this.cancelledByPerson = true;
     this.stop.abort(new Error("cancelled by you"));
+  }
+
+  progressed(progress: TaskProgress): void {
+    if (this.stop.signal.aborted || !Number.isFinite(progress.progress)) return;
+    const bounded: TaskProgress = {
+      progress: progress.progress,
+      ...(typeof progress.total === "number" && Number.isFinite(progress.total) ? { total: progress.total } : {}),
+      ...(typeof progress.message === "string" ? { message: taskText(progress.message) } : {}),
+    };
+    const now = Date.now();
+    if (now - this.lastProgressWrite < PROGRESS_WRITE_MS && bounded.progress !== bounded.total) {
+      this.heldProgress = bounded;
+      return;
+    }
+    this.change({ progress: bounded });
   }
 
   private async run(first: TaskSnapshot | undefined): Promise<CallToolResult> {
@@ -271,6 +293,9 @@ class Follower implements Followed {
 
   private change(patch: Partial<TaskRecord>): void {
     this.lastWrite = Date.now();
+    if (patch.progress) this.lastProgressWrite = this.lastWrite;
+    else if (this.heldProgress) patch = { ...patch, progress: this.heldProgress };
+    this.heldProgress = undefined;
     this.record = { ...this.record, ...patch };
     this.hooks.ledger.updated(this.record.id, patch);
     this.hooks.emit(this.record);
