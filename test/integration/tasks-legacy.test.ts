@@ -8,7 +8,7 @@ import { startMcp, type LiveSource } from "../../src/main/mcp/source";
 import { memoryLedger } from "../../src/main/mcp/tasks/ledger";
 import type { SourceEvent } from "../../src/main/mcp/types";
 import type { TaskRecord } from "../../src/shared/tasks";
-import { everythingStdioCommand, fixtureCommand, startListeningFixture, type RunningHttpServer } from "../fixtures";
+import { everythingStdioCommand, fixtureCommand, startEverythingHttp, startListeningFixture, type RunningHttpServer } from "../fixtures";
 import { scriptedPerson, type Policy, type ScriptedPerson } from "../helpers/person";
 import { until } from "../helpers/poll";
 import { outputOf } from "../helpers/tool-output";
@@ -201,6 +201,27 @@ describe("restarts", () => {
       await quick.source.close();
     }
   }, 20_000);
+});
+
+describe("server-everything over streamable HTTP", () => {
+  it("runs the ambiguous research as a task, the queued question arriving on tasks/result's stream", async () => {
+    const server = await startEverythingHttp();
+    const shared = memoryLedger();
+    const http = startMcp({ mcpServers: { web: { url: server.url } } }, { waitFor: person.waitFor, tasks: shared });
+    try {
+      await http.ready;
+      policy = (entry) => (entry.request.prompt.includes('"python"') ? { ok: true, data: { interpretation: "snake" } } : undefined);
+      const asked = person.seen.length;
+      const result = await outputOf(http.source.tools.find((t) => t.tool === "simulate-research-query")!.execute({ topic: "python", ambiguous: true }, { agent: "web-bot" }));
+      expect(result.output).toContain("# Research Report: python (snake)");
+      expect(person.seen.slice(asked).find((e) => e.request.prompt.includes('"python"'))?.source).toEqual({ server: "web", agent: "web-bot", tool: "simulate-research-query" });
+      expect(shared.all()[0]).toMatchObject({ server: "web", state: "completed" });
+    } finally {
+      policy = () => undefined;
+      await http.source.close();
+      await server.close();
+    }
+  }, 30_000);
 });
 
 describe("progress on a task (durable-tasks fixture over stdio)", () => {
