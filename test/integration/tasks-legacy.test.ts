@@ -112,7 +112,7 @@ describe("the client's own tasks (the server asks with a `task` param)", () => {
 
 /** What the server still keeps of `taskId` (tasks/list). */
 async function serverStatusOf(taskId: string): Promise<string | undefined> {
-  const listed = await source.connection("everything")!.tasks.list(new AbortController().signal);
+  const listed = await source.serverTasks("everything", new AbortController().signal);
   return listed?.find((t) => t.taskId === taskId)?.status;
 }
 
@@ -168,6 +168,23 @@ describe("restarts", () => {
       expect(told.at(-1)).toMatchObject({ id: record.id, state: "gone" });
     } finally {
       await second.source.close();
+    }
+  }, 30_000);
+
+  it("the server restarting mid-task (the connection replaced): the caller is told, and the task, unknown to the new process, is gone", async () => {
+    const shared = memoryLedger();
+    const run = startMcp(config, { waitFor: person.waitFor, tasks: shared });
+    try {
+      await run.ready;
+      const call = run.source.tools.find((t) => t.tool === "simulate-research-query")!.execute({ topic: "storms" });
+      call.catch(() => undefined);
+      const record = await until(() => shared.all()[0], 10_000, "the task to be recorded");
+      const fresh = await run.source.replace(run.source.connection("everything")!.config);
+      await expect(call).rejects.toThrow("simulate-research-query was left running as a task");
+      await fresh.connect();
+      await until(() => shared.get(record.id)?.state === "gone", 10_000, "the task to be marked gone");
+    } finally {
+      await run.source.close();
     }
   }, 30_000);
 

@@ -11,6 +11,7 @@ import type { LoadOptions, McpBackend, McpSource, McpTool, SourceEvent } from ".
 import { isLiveTask } from "../../shared/tasks";
 import { memoryLedger, type TaskLedger } from "./tasks/ledger";
 import { markRemovedServers } from "./tasks/resume";
+import type { ListedTask } from "./tasks/legacy-wire";
 
 /**
  * One server at a time, by name, at a cost that does not grow with the number of servers: what
@@ -217,6 +218,12 @@ class Source implements McpSource, ServerIndex {
     this.emit({ type: "tools-changed", server: name });
     // Its tasks can never be asked about again.
     markRemovedServers(this.ledger, (record) => this.emit({ type: "task", record }), new Set(this.serverNames()));
+  }
+
+  /** What a server still keeps of its tasks (2025-11-25 tasks/list), for the Tasks view; undefined when it cannot say. */
+  async serverTasks(name: string, signal: AbortSignal): Promise<ListedTask[] | undefined> {
+    const connection = this.byName.get(name);
+    return connection?.status.state === "connected" ? connection.tasks.list(signal) : undefined;
   }
 
   async cancelTask(id: string): Promise<void> {
