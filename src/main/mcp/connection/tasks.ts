@@ -48,7 +48,11 @@ export class ConnectionTasks {
     if (start.kind === "result") return start.result;
     call.timer.touch();
     const record = newTaskRecord({ server: this.host.config.name, tool: call.tool, agent: call.agent, generation: wire.generation }, start.task);
-    this.host.ledger.started(record);
+    try {
+      this.host.ledger.started(record);
+    } catch (error) {
+      this.host.log(`${this.host.config.name}: the task ${record.id} could not be written: ${errorMessage(error)}`);
+    }
     this.host.emit(record);
     const followed = this.track(record, wire, call, start.task, signal);
     this.ofCall.set(call, followed);
@@ -104,8 +108,17 @@ export class ConnectionTasks {
     return tasks;
   }
 
-  /** The server connected: its live tasks nobody follows are followed again, or marked gone. */
+  /** The server connected: its live tasks nobody follows are followed again, or marked gone. Never throws. */
   resume(): void {
+    try {
+      this.resumeLive();
+    } catch (error) {
+      // The ledger (History's file) failing must not fail the connect: the tasks wait for the next one.
+      this.host.log(`${this.host.config.name}: resuming its tasks failed: ${errorMessage(error)}`);
+    }
+  }
+
+  private resumeLive(): void {
     const { config, ledger } = this.host;
     const resumed = resumeTasks({
       server: config.name,

@@ -297,7 +297,12 @@ class Follower implements Followed {
     else if (this.heldProgress) patch = { ...patch, progress: this.heldProgress };
     this.heldProgress = undefined;
     this.record = { ...this.record, ...patch };
-    this.hooks.ledger.updated(this.record.id, patch);
+    try {
+      this.hooks.ledger.updated(this.record.id, patch);
+    } catch (error) {
+      // The ledger (History's file) failing must not fail the task's call: the change is still told.
+      this.hooks.log?.(`${this.record.server}: the task ${this.record.id} could not be written: ${errorMessage(error)}`);
+    }
     this.hooks.emit(this.record);
   }
 
