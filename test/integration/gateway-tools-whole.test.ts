@@ -28,17 +28,18 @@ async function gatewayTools(): Promise<Item[]> {
   return (await agent.request("tools/list")).tools as Item[];
 }
 
+// Whether the server offers tasks for tools/call: then a tool that runs only as a task is offered too.
 describe.each([
-  ["rich", rich],
-  ["everything", everything],
-])("tools of %s", (server, command) => {
+  ["rich", rich, false],
+  ["everything", everything, true],
+])("tools of %s", (server, command, offersTasks) => {
   it("are listed whole, each field as the server gave it, under the gateway's name", async () => {
     const [own] = await stdioResults(command.command, command.args, [{ method: "tools/list" }]);
     const listed = await gatewayTools();
     const offered = (own.tools as Item[]).filter((tool) => {
       const visibility = (tool._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility;
       const taskOnly = (tool.execution as { taskSupport?: string } | undefined)?.taskSupport === "required";
-      return !(visibility && !visibility.includes("model")) && !taskOnly;
+      return !(visibility && !visibility.includes("model")) && (offersTasks || !taskOnly);
     });
     expect(offered.length).toBeGreaterThan(0);
     for (const tool of offered) {
@@ -60,10 +61,10 @@ describe("MCP Apps and tasks", () => {
     expect((read.contents as Item[])[0]).toMatchObject({ uri: "ui://chart/view.html", mimeType: "text/html;profile=mcp-app" });
   });
 
-  it("leaves out a tool that runs only as a task, with one log line saying why", async () => {
+  it("leaves out a tool that runs only as a task when its server offers no tasks, with one log line saying why, and offers it when it does", async () => {
     const listed = await gatewayTools();
     expect(listed.find((t) => t.name === "rich_research")).toBeUndefined();
-    expect(listed.find((t) => t.name === "everything_simulate-research-query")).toBeUndefined();
+    expect(listed.find((t) => t.name === "everything_simulate-research-query")).toMatchObject({ execution: { taskSupport: "required" } });
     const lines = logs.filter((l) => l.includes('"research"') && l.includes("task"));
     expect(lines).toHaveLength(1);
   });

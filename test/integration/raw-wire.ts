@@ -5,7 +5,12 @@ import { spawn } from "node:child_process";
 type Message = { id?: number; result?: Record<string, unknown>; error?: unknown };
 
 /** What the companion's client declares: servers (server-everything) offer tools by it. */
-const COMPANION_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } };
+const COMPANION_CAPABILITIES = {
+  elicitation: { form: {}, url: {} },
+  sampling: {},
+  roots: { listChanged: true },
+  tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} }, sampling: { createMessage: {} } } },
+};
 
 /** Initializes a stdio server as the companion would, sends each request in turn and returns their results. */
 export async function stdioResults(command: string, args: string[], requests: Array<{ method: string; params?: unknown }>): Promise<Record<string, unknown>[]> {

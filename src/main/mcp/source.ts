@@ -8,6 +8,10 @@ import type { ServerConfig } from "./config/config";
 import { parseConfig } from "./config/parse";
 import { ServerConnection } from "./connection/lifecycle";
 import type { LoadOptions, McpBackend, McpSource, McpTool, SourceEvent } from "./types";
+import { isLiveTask } from "../../shared/tasks";
+import { memoryLedger, type TaskLedger } from "./tasks/ledger";
+import { markRemovedServers } from "./tasks/resume";
+import type { ListedTask } from "./tasks/legacy-wire";
 
 /**
  * One server at a time, by name, at a cost that does not grow with the number of servers: what
@@ -55,6 +59,8 @@ class Source implements McpSource, ServerIndex {
     private readonly make: (server: ServerConfig) => ServerConnection = () => {
       throw new Error("this source cannot add servers");
     },
+    /** Where the tasks of every server are kept (LoadOptions.tasks). */
+    private readonly ledger: TaskLedger = memoryLedger(),
   ) {
     for (const connection of connections) this.byName.set(connection.config.name, connection);
     this.indexInvalid();
@@ -210,6 +216,23 @@ class Source implements McpSource, ServerIndex {
     this.toolCache = undefined;
     await old.close().catch(() => undefined);
     this.emit({ type: "tools-changed", server: name });
+    // Its tasks can never be asked about again.
+    markRemovedServers(this.ledger, (record) => this.emit({ type: "task", record }), new Set(this.serverNames()));
+  }
+
+  /** What a server still keeps of its tasks (2025-11-25 tasks/list), for the Tasks view; undefined when it cannot say. */
+  async serverTasks(name: string, signal: AbortSignal): Promise<ListedTask[] | undefined> {
+    const connection = this.byName.get(name);
+    return connection?.status.state === "connected" ? connection.tasks.list(signal) : undefined;
+  }
+
+  async cancelTask(id: string): Promise<void> {
+    const record = this.ledger.get(id);
+    if (!record) throw new Error(`no task ${id}`);
+    if (!isLiveTask(record.state)) throw new Error(`the task ${id} already ended (${record.state})`);
+    const connection = this.byName.get(record.server);
+    if (!connection || connection.status.state !== "connected") throw new Error(`the task's server "${record.server}" is not connected`);
+    await connection.tasks.cancel(record);
   }
 
   setInvalid(invalid: ServerStatus[]): void {
@@ -248,8 +271,11 @@ export interface StartedMcp {
  * returning at once so an app can show itself while slow servers connect. Throws only for a
  * config that cannot be read at all.
  */
-export function startMcp(config: unknown, options: LoadOptions = {}): StartedMcp {
+export function startMcp(config: unknown, loadOptions: LoadOptions = {}): StartedMcp {
   const parsed = parseConfig(config);
+  // One ledger for every connection, so a task is found by its id whichever server runs it.
+  const ledger = loadOptions.tasks ?? memoryLedger();
+  const options: LoadOptions = { ...loadOptions, tasks: ledger };
   const invalid: ServerStatus[] = parsed.invalid.map(({ name, error }) => ({ name, state: "failed", error, toolCount: 0 }));
   let source: Source | undefined;
   // Every connect of this source, at start, on a restart or after a config edit, takes a slot.
@@ -266,6 +292,8 @@ export function startMcp(config: unknown, options: LoadOptions = {}): StartedMcp
       (method, params) => {
         if (source?.connection(server.name) === connection) source.emit({ type: "notification", server: server.name, method, params });
       },
+      // A task outlives the connection that started it: told whatever connection of the server it is.
+      (record) => source?.emit({ type: "task", record }),
     );
     const connect = connection.connect.bind(connection);
     // One waiting its turn while the source closed, or the server was replaced, has nothing to do.
@@ -273,7 +301,9 @@ export function startMcp(config: unknown, options: LoadOptions = {}): StartedMcp
     return connection;
   };
   const connections = parsed.servers.map(make);
-  source = new Source(connections, invalid, make);
+  source = new Source(connections, invalid, make, ledger);
+  // Tasks left live by a previous run for servers no longer configured are gone.
+  markRemovedServers(ledger, (record) => source?.emit({ type: "task", record }), new Set([...parsed.servers, ...parsed.invalid].map((s) => s.name)));
   for (const { error } of parsed.invalid) options.log?.(error);
   // A failed connect is in its status; it is logged once, by the supervisor that restarts it.
   const ready = Promise.all(connections.map((c) => c.connect())).then(() => undefined);

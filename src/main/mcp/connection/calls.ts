@@ -2,7 +2,8 @@
 // connect: call-paths/choose.ts) after the server was given this call's roots, under an idle
 // timer that is held while the server waits on a person. A call the server refuses for want of
 // sign-in is retried after the person signed in; one that needs the person to open URL(s) first
-// (URL elicitation) is retried once they did.
+// (URL elicitation) is retried once they did. A tool that needs a task (tool-listing.ts) goes on
+// the connection's task wire instead, followed to its end (tasks.ts): its polls are its liveness.
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config/config";
 import { elicitationProblem } from "../elicit";
@@ -16,6 +17,8 @@ import { MAX_SIGN_INS_PER_CONNECT } from "../../auth/session";
 import { IdleTimer } from "./idle-timer";
 import type { ActiveCall, ServerRequests } from "./server-requests";
 import { isUnauthorized } from "./sign-in";
+import type { ConnectionTasks } from "./tasks";
+import type { TaskWire } from "../tasks/wire";
 import { errorMessage } from "../../../shared/unknown-value";
 
 /** -32042: the tool needs the person to open URL(s) first (2025-11-25). */
@@ -29,6 +32,9 @@ export interface CallsHost {
   readonly requests: ServerRequests;
   /** The connection's call path while it is connected, else undefined. */
   path(): CallPath | undefined;
+  /** The task wire a call of `tool` goes on, when it goes as a task (connected, and the tool needs one). */
+  taskWire(tool: string): TaskWire | undefined;
+  readonly tasks: ConnectionTasks;
   /** Why the server is not connected, as the error a call fails with. */
   notConnected(): ToolCallError;
   /** The server's status error, if any. */
@@ -77,11 +83,12 @@ async function callOnce(host: CallsHost, tool: string, args: Record<string, unkn
   const { config, requests } = host;
   const idleMs = config.callTimeout;
   const abort = new LinkedAbort([ctx.signal]);
+  const wire = host.taskWire(tool);
   const call: ActiveCall = {
     agent: ctx.agent,
     rootsKey: ctx.roots ? `agent:${ctx.session ?? ctx.agent ?? ""}` : "config",
     tool,
-    ctx,
+    ctx: wire ? host.tasks.contextOf(ctx, () => call) : ctx,
     timer: new IdleTimer(idleMs, () => abort.abort(new ToolCallError(`${config.name}: ${tool} got no response for ${idleMs} ms`))),
     questions: new Set(),
   };
@@ -92,6 +99,7 @@ async function callOnce(host: CallsHost, tool: string, args: Record<string, unkn
     // after its roots are in place.
     return await requests.within(call, async () => {
       await requests.rootsFor(call, signal);
+      if (wire) return boundedResult(config.name, tool, await host.tasks.call(wire, call, args, signal, progressToken));
       return boundedResult(config.name, tool, await path.call(tool, args, signal, { progressToken }));
     });
   } catch (error) {

@@ -2,7 +2,7 @@
 // to close, and connected again after a sign-in or a restart (supervisor.ts). While connected,
 // what the server asks goes through server-requests.ts, tool calls through calls.ts on the call
 // path picked at connect (call-paths/choose.ts); sign-in is sign-in.ts, the tools list
-// tool-listing.ts, the transports transports.ts. Its failures stay here.
+// tool-listing.ts, the transports transports.ts, its tasks tasks.ts. Its failures stay here.
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool, type Transport } from "@modelcontextprotocol/client";
 import type { ServerStatus } from "../../../shared/types";
 import { QUIT_GRACE_MS } from "../../../shared/limits";
@@ -20,6 +20,12 @@ import { isUnauthorized, SignIn, type Attempt } from "./sign-in";
 import { GroupStdioTransport } from "./stdio-transport";
 import { listedTools } from "./tool-listing";
 import { authProviderFor, sseTransport, stdioTransport, streamableTransport, type RemoteSetting } from "./transports";
+import { bindClientTasks, ConnectionTasks, taskWireFor } from "./tasks";
+import { receiverCapability } from "../tasks/receiver";
+import { memoryLedger } from "../tasks/ledger";
+import type { TaskWire } from "../tasks/wire";
+import type { TaskRecord } from "../../../shared/tasks";
+import type { TaskReceiverBinding } from "@modelcontextprotocol/ext-tasks/receiver";
 import { errorMessage } from "../../../shared/unknown-value";
 
 export const CLIENT_INFO = { name: "toolnexus-companion", version: "0.1.0" };
@@ -56,6 +62,13 @@ export class ServerConnection implements McpBackend {
   private violation?: string;
   private readonly requests: ServerRequests;
   private readonly calls: CallsHost;
+  /** Tasks (tasks.ts): their wire, picked at connect; the tools that go as tasks; the receiver of the server's own. */
+  readonly tasks: ConnectionTasks;
+  private taskWire?: TaskWire;
+  private taskTools = new Set<string>();
+  private receiver?: TaskReceiverBinding;
+  /** Aborted when the current connection ends: followed tasks stop (and stay live, to resume). */
+  private lifetime = new AbortController();
 
   constructor(
     readonly config: ServerConfig,
@@ -63,15 +76,28 @@ export class ServerConnection implements McpBackend {
     private readonly changed: (what: "status" | "tools") => void,
     /** A notification the gateway passes on to agents (forward.ts lists which). */
     notified: (method: string, params: Record<string, unknown>) => void = () => {},
+    /** A followed task changed (SourceEvent "task"). */
+    taskChanged: (record: TaskRecord) => void = () => {},
   ) {
     this.status = { name: config.name, state: config.enabled ? "connecting" : "disabled", toolCount: 0, target: targetOf(config), ...(config.sessionOnly ? { sessionOnly: true } : {}) };
     const log = (line: string) => this.log(line);
     const waitFor = options.waitFor;
     this.requests = new ServerRequests({ config, waitFor, client: () => this.client, offers: (method) => this.offers(method), notified, log });
+    this.tasks = new ConnectionTasks({
+      config,
+      ledger: options.tasks ?? memoryLedger(),
+      requests: this.requests,
+      emit: taskChanged,
+      wire: () => (this.status.state === "connected" ? this.taskWire : undefined),
+      lifetime: () => this.lifetime.signal,
+      log,
+    });
     this.calls = {
       config,
       waitFor,
       requests: this.requests,
+      tasks: this.tasks,
+      taskWire: (tool) => (this.taskTools.has(tool) && this.status.state === "connected" ? this.taskWire : undefined),
       path: () => (this.client && this.status.state === "connected" ? this.callPath : undefined),
       notConnected: () => this.notConnected(),
       statusError: () => this.status.error,
@@ -125,6 +151,7 @@ export class ServerConnection implements McpBackend {
       this.setTools(listed.tools);
       const signedIn = this.auth ? { signedIn: await this.auth.session.signedIn() } : {};
       this.setStatus({ state: "connected", error: undefined, protocol: this.client!.getNegotiatedProtocolVersion(), ...signedIn });
+      this.tasks.resume();
       return "connected";
     } catch (error) {
       if (this.auth && isUnauthorized(error) && !this.closing) {
@@ -216,7 +243,8 @@ export class ServerConnection implements McpBackend {
       // Without a resolver the capability is not advertised, so a compliant server never elicits.
       // Sampling is answered by the agent whose call is in flight (gateway), else refused; roots
       // always (server-requests.ts), and a change of whose roots the server must see is told (listChanged).
-      capabilities: this.options.waitFor ? { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } } : { sampling: {}, roots: { listChanged: true } },
+      // Either may come as the client's own task (2025-11-25 `tasks`: tasks/receiver.ts).
+      capabilities: { ...(this.options.waitFor ? { elicitation: { form: {}, url: {} } } : {}), sampling: {}, roots: { listChanged: true }, tasks: receiverCapability(!!this.options.waitFor) },
       versionNegotiation: { mode: this.config.protocol, probe: { timeoutMs: timeout } },
       listChanged: {
         tools: {
@@ -228,12 +256,15 @@ export class ServerConnection implements McpBackend {
       },
     });
     this.requests.install(client);
+    const maxWait = this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    this.receiver = bindClientTasks(client, this.requests, this.options.waitFor !== undefined, maxWait, (line) => this.log(`${this.config.name}: ${line}`));
+    this.lifetime = new AbortController();
     this.client = client;
     this.transport = transport;
     this.status.transport = kind;
     await withDeadline(client.connect(transport, { timeout }), timeout + 1000, "initialize");
     client.onclose = () => this.onClosed();
-    const maxWait = this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    this.taskWire = taskWireFor(client, this.era(), { requestTimeoutMs: this.config.callTimeout, maxWaitMs: maxWait });
     this.callPath = chooseCallPath({ kind, client, transport, server: this.config.name, maxWait, plain: (tool) => !this.typedTools.has(tool), http });
   }
 
@@ -250,9 +281,10 @@ export class ServerConnection implements McpBackend {
   }
 
   private setTools(listed: Tool[]): void {
-    const { tools, typed } = listedTools(this.config.name, listed, (line) => this.log(line), (tool, args, ctx) => this.execute(tool, args, ctx));
+    const { tools, typed, taskTools } = listedTools(this.config.name, listed, (line) => this.log(line), (tool, args, ctx) => this.execute(tool, args, ctx), this.taskWire !== undefined);
     this.tools = tools;
     this.typedTools = typed;
+    this.taskTools = taskTools;
     this.status.toolCount = tools.length;
     this.changed("tools");
   }
@@ -306,6 +338,7 @@ export class ServerConnection implements McpBackend {
   private onClosed(): void {
     if (this.closing) return;
     const detail = closedDetail(this.transport, this.violation);
+    this.endTasks(new Error(detail));
     this.requests.withdrawQuestions(new Error(detail));
     this.callPath?.close(new Error(detail));
     this.callPath = undefined;
@@ -325,7 +358,15 @@ export class ServerConnection implements McpBackend {
     void this.transport?.close();
   }
 
+  /** The connection ended: followed tasks stop (they stay live, to be resumed); the receiver lets go of the client. */
+  private endTasks(reason: Error): void {
+    this.lifetime.abort(reason);
+    this.receiver?.close();
+    this.taskWire = this.receiver = undefined;
+  }
+
   private async shutdown(): Promise<void> {
+    this.endTasks(new Error("the server connection closed"));
     this.callPath?.close(new Error("the server connection closed"));
     this.callPath = undefined;
     this.requests.withdrawQuestions(new Error("the server connection closed"));

@@ -2,9 +2,9 @@
 // (bridged to the app's `waitFor`, or answered by the calling agent: agent-or-person.ts),
 // sampling and roots (the agent of the call they belong to), its progress and log messages (the
 // calls in flight), any other notification to the source. A request belongs to the call the wire
-// names (callScope), else to every call in flight.
+// names (callScope, or the task its relatedTask meta names), else to every call in flight.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Client } from "@modelcontextprotocol/client";
+import { RELATED_TASK_META_KEY, type Client } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config/config";
 import { answerToElicitResult, elicitationProblem, elicitationToRequest, type ElicitResult } from "../elicit";
 import { forwardedNotifications, NO_AGENT_CAN_ANSWER } from "../forward";
@@ -94,6 +94,12 @@ export class ServerRequests {
   private rootsRefetches?: boolean;
   /** Called (and replaced) whenever a call ends: calls under another agent's roots wait on it. */
   private callEnded = new Set<() => void>();
+  /**
+   * The call each followed task belongs to, by the server's task id: a 2025-11-25 server delivers
+   * the requests it queued on a task during tasks/result with relatedTask meta naming the task,
+   * and they belong to that task's call (a resumed task's stand-in when no caller waits).
+   */
+  private readonly taskOwners = new Map<string, ActiveCall>();
 
   constructor(private readonly host: RequestsHost) {}
 
@@ -101,7 +107,7 @@ export class ServerRequests {
   install(client: Client): void {
     const waitFor = this.host.waitFor;
     if (waitFor) client.setRequestHandler("elicitation/create", (request, ctx) => this.onElicitation(waitFor, request.params, ctx.mcpReq.signal));
-    client.setRequestHandler("sampling/createMessage", (request, ctx) => this.askSampling(request.params as Record<string, unknown>, ctx.mcpReq.signal) as never);
+    client.setRequestHandler("sampling/createMessage", (request, ctx) => this.answerSampling(request.params as Record<string, unknown>, ctx.mcpReq.signal) as never);
     client.setRequestHandler("roots/list", (request, ctx) => this.answerRoots((request.params ?? {}) as Record<string, unknown>, ctx.mcpReq.signal) as never);
     for (const method of forwardedNotifications) {
       client.setNotificationHandler(method, (notification) => this.onNotification(method, (notification.params ?? {}) as Record<string, unknown>));
@@ -150,6 +156,38 @@ export class ServerRequests {
     }
   }
 
+  /** Requests the server relates to task `taskId` belong to `call` until disowned. */
+  ownTask(taskId: string, call: ActiveCall): void {
+    this.taskOwners.set(taskId, call);
+  }
+
+  disownTask(taskId: string): void {
+    this.taskOwners.delete(taskId);
+  }
+
+  /**
+   * An elicitation asked as the client's own task (tasks/receiver.ts): the same bridge as any
+   * elicitation. Rejects without a resolver (then elicitation is not offered at all).
+   */
+  answerElicitation(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const waitFor = this.host.waitFor;
+    if (!waitFor) return Promise.reject(new Error("elicitation is not offered: nobody can answer it"));
+    return Promise.resolve().then(() => this.onElicitation(waitFor, params, signal) as Promise<Record<string, unknown>>);
+  }
+
+  /**
+   * One request a task waits on (2026-07-28 inputRequests), answered as the server's own request
+   * of that method would be, for the task's call (`owner`).
+   */
+  answerInput(owner: ActiveCall, method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    return this.within(owner, () => {
+      if (method === "elicitation/create") return this.answerElicitation(params, signal);
+      if (method === "sampling/createMessage") return this.answerSampling(params, signal);
+      if (method === "roots/list") return this.answerRoots(params, signal);
+      return Promise.reject(new Error(`a task asked for ${method}, which the companion does not answer`));
+    });
+  }
+
   withdrawQuestions(reason: Error): void {
     for (const question of this.openQuestions) question.abort.abort(reason);
   }
@@ -178,7 +216,7 @@ export class ServerRequests {
     // flight; when all of them have ended (timed out, abandoned) nobody waits for the answer.
     // One controller per question, following only the server's signal: AbortSignal listeners are
     // the costliest part of this path, and the connection's end is handled through openQuestions.
-    const question: Question = { calls: new Set(this.candidateCalls()), abort: new LinkedAbort([serverSignal]) };
+    const question: Question = { calls: new Set(this.candidateCalls(params)), abort: new LinkedAbort([serverSignal]) };
     for (const call of question.calls) call.questions.add(question);
     this.openQuestions.add(question);
     this.questionsChanged(+1);
@@ -186,7 +224,7 @@ export class ServerRequests {
       const tool = onlyTool(question.calls);
       const agent = agentsOf(question.calls);
       const ctx = { server: this.host.config.name, ...(agent ? { agent } : {}), ...(tool ? { tool } : {}), signal: question.abort.signal };
-      const byAgent = this.agentHook("elicit");
+      const byAgent = this.agentHook("elicit", params);
       if (byAgent) return (await elicitViaAgent(byAgent, waitFor, request, params as Record<string, unknown>, ctx, (line) => this.host.log(line))) as never;
       const answer = await waitFor(request, ctx);
       // The SDK's content type is narrower than Record<string, unknown>; the Inbox checked the values.
@@ -205,15 +243,22 @@ export class ServerRequests {
     for (const call of this.activeCalls) call.timer.hold(this.pendingQuestions > 0);
   }
 
-  /** The call in flight the server's request belongs to, when the wire says (callScope). */
-  private owningCall(): ActiveCall | undefined {
+  /**
+   * The call the server's request belongs to, when the wire says: the task its relatedTask meta
+   * names (`params`), else the call whose async context it arrived in (callScope).
+   */
+  private owningCall(params?: unknown): ActiveCall | undefined {
+    const meta = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+    const related = (meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined)?.taskId;
+    const taskOwner = typeof related === "string" ? this.taskOwners.get(related) : undefined;
+    if (taskOwner) return taskOwner;
     const call = this.callScope.getStore();
-    return call && this.activeCalls.has(call) ? call : undefined;
+    return call && (this.activeCalls.has(call) || [...this.taskOwners.values()].includes(call)) ? call : undefined;
   }
 
   /** The calls a server's request may belong to: the one the wire names, else every call in flight. */
-  private candidateCalls(): ActiveCall[] {
-    const owner = this.owningCall();
+  private candidateCalls(params?: unknown): ActiveCall[] {
+    const owner = this.owningCall(params);
     return owner ? [owner] : [...this.activeCalls];
   }
 
@@ -222,8 +267,8 @@ export class ServerRequests {
    * does not say, the one agent session every call in flight comes from. With calls of several
    * agents open, none is guessed: one agent's answer must not go to another's call.
    */
-  private agentHook(kind: "sampling" | "roots" | "elicit"): AgentRequest | undefined {
-    const calls = this.candidateCalls();
+  private agentHook(kind: "sampling" | "roots" | "elicit", params?: unknown): AgentRequest | undefined {
+    const calls = this.candidateCalls(params);
     if (new Set(calls.map((c) => c.ctx.session ?? c.agent)).size !== 1) return undefined;
     for (const call of calls) {
       const hook = call.ctx[kind];
@@ -291,9 +336,9 @@ export class ServerRequests {
     if (!got && this.rootsRefetches === undefined) this.rootsRefetches = false;
   }
 
-  /** sampling/createMessage: the agent of the call it belongs to answers, else a clear error. */
-  private async askSampling(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const hook = this.agentHook("sampling");
+  /** sampling/createMessage (also as the client's own task): the agent of the call it belongs to answers, else a clear error. */
+  async answerSampling(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const hook = this.agentHook("sampling", params);
     if (!hook) throw Object.assign(new Error(`sampling/createMessage: ${NO_AGENT_CAN_ANSWER}`), { code: -32601 });
     return this.askAgent(hook, params, signal);
   }

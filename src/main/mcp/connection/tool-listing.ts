@@ -43,17 +43,22 @@ function boundedTools(server: string, listed: Tool[], log: (line: string) => voi
   return kept;
 }
 
+/** Whether the tool runs only as a task (`execution.taskSupport: "required"`). */
+function needsTask(tool: Tool): boolean {
+  return (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport === "required";
+}
+
 /**
  * Whether an agent can be offered the tool. An MCP Apps tool whose `_meta.ui.visibility` leaves
  * out "model" is for its app alone (its `ui://` resources stay readable); a tool that needs a
- * task (`execution.taskSupport: "required"`) would fail every plain call, and tasks are not
- * bridged yet, so it is left out with a log line.
+ * task would fail every plain call, so it is offered only when the server offers tasks for
+ * tools/call on a wire the companion speaks (`tasks`), else left out with a log line.
  */
-function offeredToAgents(server: string, tool: Tool, log: (line: string) => void): boolean {
+function offeredToAgents(server: string, tool: Tool, tasks: boolean, log: (line: string) => void): boolean {
   const visibility = (tool._meta as { ui?: { visibility?: unknown } } | undefined)?.ui?.visibility;
   if (Array.isArray(visibility) && !visibility.includes("model")) return false;
-  if ((tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport === "required") {
-    log(`${server}: tool ${shown(tool.name)} is not offered: it runs only as a task (execution.taskSupport "required"), which the companion does not bridge yet`);
+  if (needsTask(tool) && !tasks) {
+    log(`${server}: tool ${shown(tool.name)} is not offered: it runs only as a task (execution.taskSupport "required"), and the server offers no tasks for tools/call that the companion can follow`);
     return false;
   }
   return true;
@@ -63,6 +68,12 @@ export interface ListedTools {
   tools: McpTool[];
   /** Tools with an output schema: their calls keep the SDK's path, which checks the result against it. */
   typed: Set<string>;
+  /**
+   * Tools whose calls go as tasks: those that need one. A tool whose task support is "optional"
+   * is called plainly: a task costs every call a tasks/get and a tasks/result more and at least one
+   * poll's pause, while the server answers such a tool inline just as well.
+   */
+  taskTools: Set<string>;
 }
 
 /** A tools/list answer of the server named `server`, as the uniform tools; `execute` runs one by its own name. */
@@ -71,9 +82,11 @@ export function listedTools(
   listed: Tool[],
   log: (line: string) => void,
   execute: (tool: string, args: Record<string, unknown>, ctx?: ExecuteContext) => Promise<CallToolResult>,
+  /** Whether the server offers tasks for tools/call on a wire the connection speaks. */
+  tasks = false,
 ): ListedTools {
   const prefix = sanitize(server);
-  const kept = boundedTools(server, Array.isArray(listed) ? listed : [], log).filter((tool) => offeredToAgents(server, tool, log));
+  const kept = boundedTools(server, Array.isArray(listed) ? listed : [], log).filter((tool) => offeredToAgents(server, tool, tasks, log));
   const tools = kept.map((tool) => ({
     name: `${prefix}_${sanitize(tool.name)}`,
     description: tool.description ?? "",
@@ -85,5 +98,9 @@ export function listedTools(
     definition: tool as unknown as Record<string, unknown>,
     execute: (args: Record<string, unknown>, ctx?: ExecuteContext) => execute(tool.name, args, ctx),
   }));
-  return { tools, typed: new Set(kept.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name)) };
+  return {
+    tools,
+    typed: new Set(kept.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name)),
+    taskTools: new Set(kept.filter(needsTask).map((tool) => tool.name)),
+  };
 }
