@@ -10,6 +10,7 @@ import type { InboxHandlers } from "../inbox/handlers";
 import type { ServerManagementHandlers } from "../mcp/server-handlers";
 import type { ToolHandlers } from "../mcp/tool-handlers";
 import type { RulesHandlers } from "../rules/handlers";
+import type { ReachHandlers } from "../reach/handlers";
 import type { SettingsHandlers } from "./settings-handlers";
 
 export type Handlers = HandlerMap<InvokeMap>;
@@ -23,6 +24,7 @@ export interface FeatureHandlers {
   agents: AgentsHandlers;
   history: HistoryHandlers;
   rules: RulesHandlers;
+  reach: ReachHandlers;
   settings: SettingsHandlers;
 }
 
@@ -35,6 +37,7 @@ export function mergeHandlers(features: FeatureHandlers): Handlers {
     ...features.agents,
     ...features.history,
     ...features.rules,
+    ...features.reach,
     ...features.settings,
   };
 }

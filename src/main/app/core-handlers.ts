@@ -16,6 +16,7 @@ import type { CompanionAuth } from "../auth";
 import { rotateGatewayToken, tokenPlace, type SecretStore } from "../secrets";
 import type { ServerParts } from "./core-servers";
 import type { Egress } from "./egress";
+import type { ReachHandlers } from "../reach/handlers";
 
 export interface HandlerParts {
   platform: Platform;
@@ -34,6 +35,7 @@ export interface HandlerParts {
   token: { get(): string; set(token: string): void };
   /** The url of this run's listener, once attached. */
   companionUrl: () => string | undefined;
+  reach: ReachHandlers;
 }
 
 export function coreHandlers(p: HandlerParts): Handlers {
@@ -63,6 +65,7 @@ export function coreHandlers(p: HandlerParts): Handlers {
       }),
       inbox: createInboxHandlers({ inbox: p.inbox, openExternal: (url) => p.platform.openExternal(url) }),
       tools: createToolHandlers({ source }),
+      reach: p.reach,
       settings: createSettingsHandlers({
         settings,
         secrets,

@@ -25,6 +25,8 @@ import { createEvents, type CoreEvents, type EventHub } from "./core-events";
 import { coreHandlers } from "./core-handlers";
 import { startServers, type ServerParts } from "./core-servers";
 import { createEgress, type Egress } from "./egress";
+import { openReach, type ReachCoreOptions } from "./reach";
+import type { Reach } from "../reach/reach";
 
 export type { CoreEvents } from "./core-events";
 export { CONFIG_ERROR_ENTRY };
@@ -57,6 +59,8 @@ export interface CoreOptions {
    * and gateway come up at once instead of waiting for the slowest server. `ready` settles later.
    */
   connectInBackground?: boolean;
+  /** Questions that find the person away from the desk (app/reach.ts). */
+  reach?: ReachCoreOptions;
 }
 
 /** What core needs of a listener to report its address and close it last. */
@@ -97,6 +101,8 @@ export interface Core {
   focus(id: string): void;
   /** Settles once every server is connected or failed. */
   ready: Promise<void>;
+  /** What the device listener mounts of reach/: the ntfy Allow/Deny route, the VAPID public key. */
+  reach: Pick<Reach, "actionRoute" | "vapidPublicKey">;
   close(): Promise<void>;
   /**
    * The parts themselves, for tests that play a server or an agent (ask a question, answer it,
@@ -201,6 +207,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   if (history) settings.setHistorySize(() => ({ bytes: history.store.sizeBytes(), budgetBytes: history.store.budgetBytes }));
   await settings.refreshSecretNames();
 
+  const reach = openReach(options.reach, { inbox: questions.inbox, secrets, egress, log });
   const unsubscribes = [
     questions.inbox.on((event) => events.emit("inbox:event", event)),
     settings.on((value) => events.emit("settings:changed", value)),
@@ -218,6 +225,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     log,
     token: { get: () => state.token, set: (t) => void (state.token = t) },
     companionUrl: () => state.listeners[0]?.url,
+    reach: reach.handlers,
   });
 
   let closing: Promise<void> | undefined;
@@ -226,6 +234,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     // clients and their children go, and the listener last so pages hear all of it.
     closing ??= (async () => {
       questions.inbox.close();
+      reach.reach.close();
       questions.rules.close();
       // What the shutdown withdrew is written before the file closes.
       history?.close();
@@ -238,7 +247,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     })();
     return closing;
   };
-  return coreApi({ questions, servers, settings, egress, events, handlers, log, state, close });
+  return coreApi({ questions, servers, settings, egress, events, handlers, log, state, close, reach: reach.reach });
 }
 
 /** What changes while the core runs: the token (rotated), the config's who-answers (edited), the listener. */
@@ -257,6 +266,7 @@ interface CoreParts {
   handlers: Handlers;
   log: (line: string) => void;
   state: CoreState;
+  reach: Reach;
   close(): Promise<void>;
 }
 
@@ -295,6 +305,7 @@ function coreApi(p: CoreParts): Core {
     },
     focus: (id) => events.emit("inbox:focus", { id }),
     ready: servers.ready,
+    reach: { actionRoute: p.reach.actionRoute, vapidPublicKey: p.reach.vapidPublicKey },
     close: p.close,
     internals: { inbox, source },
   };
