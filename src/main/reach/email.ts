@@ -16,7 +16,7 @@ export interface EmailSettings {
 
 export function emailText(notice: Notice): string {
   const link = notice.url ? `Open it: ${notice.url}` : "Answer it in the companion on your computer.";
-  return `${notice.body}\n\n${link}\n\n— Toolnexus Companion (Settings → When you are away changes what is sent here)\n`;
+  return `${notice.body}\n\n${link}\n\n-- \nToolnexus Companion. What is sent here is set in Settings, When you are away.\n`;
 }
 
 export async function sendEmail(settings: EmailSettings, password: string | undefined, notice: Notice): Promise<void> {
