@@ -72,6 +72,8 @@ export interface ReachView {
   devices: { paired: number; push: number };
   /** Where links in notifications point (the device listener), when it is on. */
   linkBase?: string;
+  /** Where the channels' credentials are kept: the keychain, or memory for this session only. */
+  secretsKept: "keychain" | "session";
   /** Why the settings could not be kept after a restart (no file, a file that was refused). */
   problem?: string;
 }

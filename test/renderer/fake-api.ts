@@ -52,6 +52,7 @@ export const fakeReachView: ReachView = {
   matrix: { enabled: false, homeserver: "", roomId: "", tokenSet: false },
   email: { enabled: false, host: "", port: 587, secure: false, user: "", from: "", to: "", passwordSet: false },
   devices: { paired: 0, push: 0 },
+  secretsKept: "keychain",
 };
 
 export function fakeApi(overrides: Partial<Record<InvokeChannel, (arg: any) => Promise<Envelope<any>>>> = {}): FakeApi {

@@ -37,6 +37,7 @@ async function view(reach: Reach): Promise<ReachView> {
     matrix: { ...s.matrix, tokenSet: set("matrix") },
     email: { ...s.email, passwordSet: set("email") },
     devices: { paired: devices.length, push: devices.filter((d) => d.subscription).length },
+    secretsKept: reach.secrets.available ? "keychain" : "session",
     ...(base ? { linkBase: base } : {}),
     ...(reach.problem ? { problem: reach.problem } : {}),
     ...(!reach.path ? { problem: "These settings last this session only (no settings file)." } : {}),
