@@ -268,4 +268,31 @@ describe("channels", () => {
     expect((await handlers["reach:get"](undefined)).slack).toEqual({ ...off.slack, urlSet: false });
     reach.close();
   });
+
+  it("passes on nothing for a question withdrawn, answered by a rule, or answered by the asking agent itself", async () => {
+    hits.length = 0;
+    mails.length = 0;
+    const { clock, inbox, reach, handlers } = await start();
+    await handlers["reach:save"]({ ...saveArg(), slack: { enabled: false }, discord: { enabled: false }, matrix: { ...saveArg().matrix, enabled: false }, email: { ...saveArg().email, enabled: false } });
+    const gone = new AbortController();
+    const withdrawn = inbox.waitFor({ id: "q-gone", kind: "input", prompt: "Gone soon" }, { source: { server: "s" }, signal: gone.signal });
+    clock.advanceMinutes(1);
+    gone.abort();
+    await withdrawn;
+    const clear = inbox.setAutoAnswer((e) => (e.request.id === "q-ruled" ? { ok: true, ruleId: "r1" } : undefined));
+    await inbox.waitFor({ id: "q-ruled", kind: "confirm", prompt: "Ruled" }, { source: { agent: "a" } });
+    clear();
+    const self = inbox.waitFor({ id: "q-self", kind: "confirm", prompt: "Self" }, { source: { agent: "a" }, answeredBy: { agent: "a", answer: new Promise(() => {}) } });
+    void inbox.waitFor({ id: "q-told", kind: "confirm", prompt: "Told" }, { source: { agent: "a" } });
+    clock.advanceMinutes(10);
+    const told = await until(() => hits.find((h) => h.body === "Told"), 5000, "the one question passed on");
+    expect(told.path).toBe("/ntfy/away-topic");
+    // Anything wrongly passed on was sent before this test message: once it arrives, so has all that.
+    expect(await handlers["reach:test"]({ channel: "ntfy" })).toMatchObject({ ok: true });
+    await until(() => hits.length >= 2, 5000, "the test message");
+    expect(hits.map((h) => h.body)).toEqual(["Told", expect.stringContaining("This is a test")]);
+    inbox.close();
+    await self;
+    reach.close();
+  });
 });
