@@ -1,11 +1,13 @@
-// The service worker's push handler (src/renderer/push-handler.ts) in Chromium: a worker built
-// from it alone, registered by a page on a local origin, receives pushes through Chromium's own
+// The service worker's push handler (src/renderer/public/push.js) in Chromium: a worker that only
+// loads it (importScripts, as the device page's worker does), registered by a page on a local
+// origin, receives pushes through Chromium's own
 // delivery (DevTools' ServiceWorker.deliverPushMessage, the path a push service's message takes
 // once decrypted): a "question" shows its notification under the question's tag, a "close"
 // withdraws it, and anything else shows nothing.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { build } from "esbuild";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, useBrowser } from "./harness";
 import { until } from "../helpers/poll";
@@ -20,16 +22,10 @@ const e2e = useBrowser({
 });
 
 async function serveWorker(): Promise<void> {
-  const bundle = await build({
-    stdin: { contents: 'import { installPushHandler } from "./src/renderer/push-handler";\ninstallPushHandler(self as never);\n', resolveDir: repoRoot, loader: "ts" },
-    bundle: true,
-    write: false,
-    format: "iife",
-    logLevel: "silent",
-  });
-  const worker = bundle.outputFiles[0].text;
+  const handler = readFileSync(join(repoRoot, "src", "renderer", "public", "push.js"), "utf8");
   server = createServer((req, res) => {
-    if (req.url === "/sw.js") res.writeHead(200, { "content-type": "text/javascript" }).end(worker);
+    if (req.url === "/sw.js") res.writeHead(200, { "content-type": "text/javascript" }).end('importScripts("./push.js");\n');
+    else if (req.url === "/push.js") res.writeHead(200, { "content-type": "text/javascript" }).end(handler);
     else res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>push</title><p>push test</p>");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -59,12 +55,12 @@ describe("the service worker's push handler", () => {
     const shown = () =>
       page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown })));
 
-    await push({ type: "question", id: "q-1", tag: "tag-q1", title: "github asks", body: "Which branch?", url: `${origin}/#question=q-1` });
+    await push({ type: "question", id: "q-1", tag: "tag-q1", title: "github asks", body: "Which branch?", url: `${origin}/#/q/q-1` });
     await push({ type: "question", id: "q-2", tag: "tag-q2", title: "codex asks for approval", body: "Allow codex to edit README.md?" });
     const both = await until(async () => ((await shown()).length === 2 ? shown() : undefined), 10_000, "two notifications");
     expect(both).toEqual(
       expect.arrayContaining([
-        { title: "github asks", body: "Which branch?", tag: "tag-q1", data: { id: "q-1", url: `${origin}/#question=q-1` } },
+        { title: "github asks", body: "Which branch?", tag: "tag-q1", data: { id: "q-1", url: `${origin}/#/q/q-1` } },
         { title: "codex asks for approval", body: "Allow codex to edit README.md?", tag: "tag-q2", data: { id: "q-2" } },
       ]),
     );

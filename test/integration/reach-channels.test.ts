@@ -134,7 +134,7 @@ describe("channels", () => {
     const answer = inbox.waitFor({ id: "hook-9", kind: "approval", prompt: `Allow claude-code to run: deploy --token ${SECRET}?`, data: { agent: "claude-code", tool: "Bash", summary: "deploy", input: { command: `deploy --token ${SECRET}`, note: "form-value-not-sent" } } }, { source: { agent: "claude-code" } });
     clock.advanceMinutes(1);
     await until(() => hits.length >= 4 && mails.length >= 1, 10_000, () => `the channels (got ${hits.map((h) => h.path).join(", ")}, ${mails.length} mail; log ${log.join(" | ")})`);
-    const link = `${listenerUrl}/#question=hook-9`;
+    const link = `${listenerUrl}/#/q/hook-9`;
     const body = "Allow claude-code to run: deploy --token [redacted]?";
 
     const ntfy = hit("/ntfy/away-topic")!;
@@ -222,7 +222,7 @@ describe("channels", () => {
     expect(await approval).toEqual({ id: "hook-10", ok: false, reason: "declined" });
     clock.advanceMinutes(1);
     const ntfyForm = await until(() => hits.find((h) => h.path.startsWith("/ntfy") && h.headers.title === "github asks"), 5000, "ntfy for the form");
-    expect(ntfyForm.headers.actions).toBe(`view, Open, ${listenerUrl}/#question=q-form`);
+    expect(ntfyForm.headers.actions).toBe(`view, Open, ${listenerUrl}/#/q/q-form`);
     expect(ntfyForm.headers.priority).toBe("4");
     // Every channel told of both (so nothing arrives late in the next test), and none carried the form's default.
     await until(() => hits.length >= 8 && mails.length >= 2, 10_000, "both questions on every channel");

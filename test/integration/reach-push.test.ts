@@ -127,7 +127,7 @@ describe("Web Push to paired devices", () => {
       tag: pushTag("q-42"),
       title: "claude-code via github asks",
       body: "Which branch? (token [redacted])",
-      url: "https://companion.tailnet.example:7316/#question=q-42",
+      url: "https://companion.tailnet.example:7316/#/q/q-42",
     });
     expect(push.body.toString("latin1")).not.toContain("Which branch");
 

@@ -23,10 +23,10 @@ export function askerOf(entry: PendingEntry, scrub: (text: string) => string): s
   return plainLine(scrub(agent && server ? `${agent} via ${server}` : (agent ?? server ?? "An agent")), MAX_ASKER);
 }
 
-/** The question's page on the device listener; the page opens that question. */
+/** The question on the device listener's page (its route `#/q/<id>` opens that question). */
 export function questionLink(base: string | undefined, id: string): string | undefined {
   if (!base) return undefined;
-  return `${base.replace(/\/+$/, "")}/#question=${encodeURIComponent(id)}`;
+  return `${base.replace(/\/+$/, "")}/#/q/${encodeURIComponent(id)}`;
 }
 
 export interface NoticeOptions {

@@ -1,7 +1,7 @@
 // Web Push to paired devices (RFC 8030, payload encrypted per RFC 8291, signed per RFC 8292): a
 // question's notice, and the "close" that withdraws it once it is answered or withdrawn anywhere.
 // web-push builds each request (encryption, VAPID headers); outbound.ts sends it, bounded. The
-// device's service worker (src/renderer/push-handler.ts) shows or closes the notification by tag.
+// device's service worker (src/renderer/public/push.js) shows or closes the notification by tag.
 import { createHash } from "node:crypto";
 import webPush from "web-push";
 import type { Notice, PushTarget, PushTargets } from "./types";

@@ -19,7 +19,7 @@ const entry = (prompt: string, over: Partial<PendingEntry["request"]> = {}, sour
 describe("notice", () => {
   it("says who asks and the question's start, with a link that opens it", () => {
     const n = noticeFor(entry("Which branch?"), { detail: "full", linkBase: "https://pc.tail.example:7316/", scrub });
-    expect(n).toEqual({ id: "q/1 ?x", approval: false, title: "github asks", body: "Which branch?", url: "https://pc.tail.example:7316/#question=q%2F1%20%3Fx" });
+    expect(n).toEqual({ id: "q/1 ?x", approval: false, title: "github asks", body: "Which branch?", url: "https://pc.tail.example:7316/#/q/q%2F1%20%3Fx" });
     expect(JSON.stringify(n)).not.toMatch(/form-default|secret-path/);
   });
 
