@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Inbox } from "../../src/main/inbox";
 import { createReach, type Reach } from "../../src/main/reach/reach";
 import { pushTag } from "../../src/main/reach/push";
-import { VAPID_SECRET } from "../../src/main/reach/vapid";
+import { VAPID_SECRET } from "../../src/main/reach/secret-names";
 import type { PushTarget } from "../../src/main/reach/types";
 import { openSecretStore, registeringStore, SecretScrubber, type SecretStore } from "../../src/main/secrets";
 import { createEgress } from "../../src/main/app/egress";

@@ -9,15 +9,8 @@ import type { ReachSettings } from "./settings-file";
 import { sendNtfy, type NtfyActions } from "./ntfy";
 import { sendDiscord, sendMatrix, sendSlack } from "./webhooks";
 import { sendEmail } from "./email";
+import { CHANNEL_SECRETS } from "./secret-names";
 
-/** The keychain names of each channel's credential (a webhook's URL is one: it lets anyone post). */
-export const CHANNEL_SECRETS = {
-  ntfy: "reach.ntfy.token",
-  slack: "reach.slack.url",
-  discord: "reach.discord.url",
-  matrix: "reach.matrix.token",
-  email: "reach.email.password",
-} as const satisfies Record<ChannelName, string>;
 
 export const CHANNEL_LABELS: Record<ChannelName, string> = { ntfy: "ntfy", slack: "Slack", discord: "Discord", matrix: "Matrix", email: "Email" };
 

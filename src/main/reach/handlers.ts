@@ -7,7 +7,8 @@ import { ArgumentError, HandlerError } from "../rpc/envelope";
 import { defineHandlers } from "../rpc/handlers";
 import { noArg, objectArg } from "../rpc/validate";
 import { isPlainObject, errorMessage } from "../../shared/unknown-value";
-import { CHANNEL_LABELS, CHANNEL_SECRETS, sendThrough } from "./channels";
+import { CHANNEL_LABELS, sendThrough } from "./channels";
+import { CHANNEL_SECRETS } from "./secret-names";
 import { checkSettings, SettingsProblem, writeReachFile, type ReachSettings } from "./settings-file";
 import { urlProblem } from "./outbound";
 import type { Reach } from "./reach";
@@ -53,6 +54,10 @@ function secretChanges(input: Record<string, unknown>): Map<ChannelName, string 
     const value = section[SECRET_FIELDS[channel]];
     if (value === undefined || value === "") continue;
     if (value !== null && (typeof value !== "string" || value.length > MAX_SECRET_CHARS)) throw new ArgumentError(`${CHANNEL_LABELS[channel]}: the ${SECRET_FIELDS[channel]} must be text of at most ${MAX_SECRET_CHARS} characters.`);
+    // A token or URL goes into a header or a request line: one word, no control character.
+    if (typeof value === "string" && channel !== "email" && /[\s\p{Cc}]/u.test(value.trim())) {
+      throw new HandlerError("invalid-settings", `${CHANNEL_LABELS[channel]}: the ${SECRET_FIELDS[channel]} cannot contain spaces or control characters.`, [`${channel}.${SECRET_FIELDS[channel]}`]);
+    }
     if (typeof value === "string" && (channel === "slack" || channel === "discord")) {
       const problem = urlProblem(value.trim(), `The ${CHANNEL_LABELS[channel]} webhook URL`);
       if (problem) throw new HandlerError("invalid-settings", problem, [`${channel}.url`]);

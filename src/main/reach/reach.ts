@@ -14,6 +14,7 @@ import { CHANNEL_LABELS, enabledChannels, sendThrough } from "./channels";
 import { actionRoute, ACTION_PATH, createSignedActions, type ActionClaim, type SignedActions } from "./signed-actions";
 import { DEFAULT_SETTINGS, readReachFile, type ReachSettings } from "./settings-file";
 import { systemClock, type Clock, type PushTargets } from "./types";
+import { CHANNEL_BUDGET, PUSH_BUDGET, SendBudget } from "./send-budget";
 import { errorMessage } from "../../shared/unknown-value";
 
 export interface ReachOptions {
@@ -74,7 +75,13 @@ export function createReach(options: ReachOptions): Reach {
   const pushed = new Map<string, string[]>();
   const notice = (entry: PendingEntry) => noticeFor(entry, { detail: settings.detail, linkBase: options.linkBase(), scrub: options.scrub });
 
+  const pushBudget = new SendBudget(clock, PUSH_BUDGET.max, PUSH_BUDGET.windowMs);
+  const channelBudget = new SendBudget(clock, CHANNEL_BUDGET.max, CHANNEL_BUDGET.windowMs);
+  const overBudget = (entry: PendingEntry, where: string, budget: { max: number; windowMs: number }) =>
+    options.log(`reach: question ${quoted(entry)} was not passed on to ${where}: more than ${budget.max} in ${budget.windowMs / 60_000} minutes`);
+
   const toDevices = (entry: PendingEntry) => {
+    if (!pushBudget.take()) return overBudget(entry, "paired devices", PUSH_BUDGET);
     const id = entry.request.id;
     void pusher.notify(notice(entry)).then((ids) => {
       if (options.inbox.get(id) === entry) pushed.set(id, ids);
@@ -82,12 +89,14 @@ export function createReach(options: ReachOptions): Reach {
     });
   };
   const toChannels = (entry: PendingEntry) => {
+    if (enabledChannels(settings).length === 0) return;
+    if (!channelBudget.take()) return overBudget(entry, "the channels", CHANNEL_BUDGET);
     const n = notice(entry);
     const base = options.linkBase();
     const links = n.approval && base ? linksFor(actions, base, entry) : undefined;
     for (const channel of enabledChannels(settings)) {
       sendThrough(channel, { settings: () => settings, secrets: options.secrets }, n, channel === "ntfy" ? links : undefined).catch((error: unknown) =>
-        options.log(`reach: ${CHANNEL_LABELS[channel]} was not told about question ${id(entry)}: ${options.scrub(errorMessage(error))}`),
+        options.log(`reach: ${CHANNEL_LABELS[channel]} was not told about question ${quoted(entry)}: ${options.scrub(errorMessage(error))}`),
       );
     }
   };
@@ -136,7 +145,7 @@ export function createReach(options: ReachOptions): Reach {
   };
 }
 
-const id = (entry: PendingEntry) => JSON.stringify(entry.request.id.slice(0, 80));
+const quoted = (entry: PendingEntry) => JSON.stringify(entry.request.id.slice(0, 80));
 
 function linksFor(actions: SignedActions, base: string, entry: PendingEntry): { allow: string; deny: string } {
   const root = `${base.replace(/\/+$/, "")}${ACTION_PATH}`;

@@ -4,8 +4,7 @@
 // no secret the person did not choose goes to a file), and devices subscribe again after a restart.
 import webPush from "web-push";
 import type { SecretStore } from "../secrets";
-
-export const VAPID_SECRET = "reach.vapid";
+import { VAPID_SECRET } from "./secret-names";
 
 export interface VapidKeys {
   publicKey: string;
