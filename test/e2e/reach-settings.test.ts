@@ -74,8 +74,13 @@ describe("Settings: When you are away", () => {
 
     await ntfyGroup.getByLabel("Topic URL").fill("http://ntfy.example.org/topic");
     await section.getByRole("button", { name: "Save" }).click();
-    await section.getByRole("alert").filter({ hasText: "must start with https://" }).waitFor();
-    await shootAll(page, "issue20-away-refused", { show: ".reach .banner.error" });
+    await section.getByRole("alert").filter({ hasText: "Not saved: the marked field above needs a change." }).waitFor();
+    // The refused field is marked, focused, and says why.
+    const url = ntfyGroup.getByLabel("Topic URL");
+    await expect.poll(() => url.getAttribute("aria-invalid")).toBe("true");
+    expect(await url.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await ntfyGroup.locator("p.error").textContent()).toBe("The ntfy topic URL must start with https:// (http:// only to this computer)");
+    await shootAll(page, "issue20-away-refused", { show: ".reach p.error" });
     expect(e2e.errors(page)).toEqual([]);
   });
 });

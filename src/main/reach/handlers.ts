@@ -97,7 +97,7 @@ export function createReachHandlers(reach: Reach): ReachHandlers {
       try {
         settings = checkSettings(input);
       } catch (error) {
-        if (error instanceof SettingsProblem) throw new HandlerError("invalid-settings", error.message, [error.field]);
+        if (error instanceof SettingsProblem) throw new HandlerError("invalid-settings", error.message, [error.path]);
         throw error;
       }
       const changes = secretChanges(input);

@@ -44,14 +44,31 @@ export function defaultReachPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(dataDir(env), REACH_FILE);
 }
 
-/** A settings value refused, naming the field as Settings labels it. */
+/** Where each refusal points in the save argument (`ntfy.url`), for the page to mark that field. */
+const FIELD_PATHS: Record<string, string> = {
+  "Devices after": "escalation.devicesAfter",
+  "Approvals after": "escalation.approvalDevicesAfter",
+  "Channels after": "escalation.channelsAfter",
+  "Quiet hours": "quietHours",
+  "Quiet hours from": "quietHours",
+  "Quiet hours until": "quietHours",
+  "ntfy topic URL": "ntfy.url",
+  "Matrix homeserver": "matrix.homeserver",
+  "Matrix room": "matrix.roomId",
+  "Mail server": "email.host",
+  "Email port": "email.port",
+  "Mail user name": "email.user",
+  From: "email.from",
+  To: "email.to",
+};
+
+/** A settings value refused: the message in words, and the field's path in the save argument. */
 export class SettingsProblem extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
+  readonly path: string;
+  constructor(field: string, message: string) {
     super(message);
     this.name = "SettingsProblem";
+    this.path = FIELD_PATHS[field] ?? field;
   }
 }
 
