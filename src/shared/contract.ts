@@ -3,6 +3,7 @@
 import { AGENTS_INVOKE_CHANNELS, type AgentsInvokeMap, type TokenKept } from "./agents";
 export type { TokenKept } from "./agents";
 import { HISTORY_INVOKE_CHANNELS, type HistoryInvokeMap } from "./history";
+import { REACH_INVOKE_CHANNELS, type ReachInvokeMap } from "./reach";
 import { RULES_EVENT_CHANNELS, RULES_INVOKE_CHANNELS, type RulesEventMap, type RulesInvokeMap } from "./rules";
 import type { ServerFormValue, ServerSaveArg, ServerSaveResult } from "./server-form";
 import type { ServerImportArg, ServerImportPlan, ServerImportResult } from "./server-import";
@@ -100,7 +101,7 @@ export interface TasksInvokeMap {
 
 const TASKS_INVOKE_CHANNELS = ["tasks:list", "tasks:cancel"] as const satisfies readonly (keyof TasksInvokeMap)[];
 
-export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManagementInvokeMap, AgentsInvokeMap, TasksInvokeMap {
+export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManagementInvokeMap, AgentsInvokeMap, TasksInvokeMap, ReachInvokeMap {
   "inbox:list": [void, PendingEntry[]];
   "inbox:answer": [AnswerInput, Answer];
   "servers:list": [void, ServerView[]];
@@ -168,6 +169,7 @@ export const INVOKE_CHANNELS = [
   ...RULES_INVOKE_CHANNELS,
   ...AGENTS_INVOKE_CHANNELS,
   ...TASKS_INVOKE_CHANNELS,
+  ...REACH_INVOKE_CHANNELS,
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [

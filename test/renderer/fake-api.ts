@@ -2,6 +2,7 @@
 // envelope, and `emit` plays main's events. These are component tests, not integration tests.
 // forms:check and tools:check run the real checkFormAnswer main runs (fine in a component test:
 // jsdom has no CSP), on the schema of the question or tool the fake knows by that id or name.
+import type { ReachView } from "../../src/shared/reach";
 import { vi } from "vitest";
 import type { CompanionApi, Envelope, EventChannel, EventMap, FormCheck, InvokeChannel, Settings } from "../../src/shared/contract";
 import type { ServerView } from "../../src/shared/types";
@@ -39,6 +40,20 @@ export function checkFor(schema: unknown) {
 
 /** A servers-list entry as tests write it: each tool with its schema, which tools:get hands out. */
 export type FakeServerView = Omit<ServerView, "tools"> & { tools: ToolInfo[] };
+
+/** Settings → When you are away, as a fresh companion shows it. */
+export const fakeReachView: ReachView = {
+  detail: "full",
+  escalation: { devicesAfter: 2, approvalDevicesAfter: 1, channelsAfter: 3 },
+  holdAtDesk: true,
+  ntfy: { enabled: false, url: "", tokenSet: false },
+  slack: { enabled: false, urlSet: false },
+  discord: { enabled: false, urlSet: false },
+  matrix: { enabled: false, homeserver: "", roomId: "", tokenSet: false },
+  email: { enabled: false, host: "", port: 587, secure: false, user: "", from: "", to: "", passwordSet: false },
+  devices: { paired: 0, push: 0 },
+  secretsKept: "keychain",
+};
 
 export function fakeApi(overrides: Partial<Record<InvokeChannel, (arg: any) => Promise<Envelope<any>>>> = {}): FakeApi {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
@@ -99,6 +114,9 @@ export function fakeApi(overrides: Partial<Record<InvokeChannel, (arg: any) => P
     "settings:resumeNotifications": async () => ok(settings),
     "settings:startAtLogin": async ({ enabled }) => ok({ ...settings, startAtLogin: enabled }),
     "gateway:rotateToken": async () => ok({ token: "tok-new" }),
+    "reach:get": async () => ok(fakeReachView),
+    "reach:save": async () => ok(fakeReachView),
+    "reach:test": async ({ channel }) => ok({ ok: true, message: `${channel}: the test was sent.` }),
     "secrets:set": async ({ name }) => ok({ ...settings, secretNames: [...settings.secretNames, name] }),
     "secrets:delete": async () => ok({ ...settings, secretNames: [] }),
   };

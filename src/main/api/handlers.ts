@@ -10,6 +10,7 @@ import type { InboxHandlers } from "../inbox/handlers";
 import type { ServerManagementHandlers } from "../mcp/server-handlers";
 import type { ToolHandlers } from "../mcp/tool-handlers";
 import type { RulesHandlers } from "../rules/handlers";
+import type { ReachHandlers } from "../reach/handlers";
 import type { SettingsHandlers } from "./settings-handlers";
 import type { TasksHandlers } from "../history/tasks-handlers";
 
@@ -25,6 +26,7 @@ export interface FeatureHandlers {
   history: HistoryHandlers;
   rules: RulesHandlers;
   tasks: TasksHandlers;
+  reach: ReachHandlers;
   settings: SettingsHandlers;
 }
 
@@ -38,6 +40,7 @@ export function mergeHandlers(features: FeatureHandlers): Handlers {
     ...features.history,
     ...features.rules,
     ...features.tasks,
+    ...features.reach,
     ...features.settings,
   };
 }

@@ -4,6 +4,7 @@ import type { HistorySize, Settings } from "../../shared/contract";
 import { HandlerError } from "../rpc/envelope";
 import { GATEWAY_TOKEN_SECRET, tokenPlace, type SecretStore } from "../secrets";
 import { isOAuthSecret } from "../auth/keys";
+import { isReachSecret } from "../reach/secret-names";
 
 export interface Platform {
   /** Opens an http(s) url in the system browser; null when the page opens it itself (browser mode). */
@@ -91,8 +92,9 @@ export class SettingsState {
 
   async refreshSecretNames(): Promise<Settings> {
     try {
-      // OAuth tokens and registrations are the companion's own, not secrets the person set.
-      this.secretNames = (await this.secrets.list()).filter((name) => name !== GATEWAY_TOKEN_SECRET && !isOAuthSecret(name));
+      // OAuth tokens and registrations are the companion's own, not secrets the person set; the
+      // channels' credentials are set in "When you are away".
+      this.secretNames = (await this.secrets.list()).filter((name) => name !== GATEWAY_TOKEN_SECRET && !isOAuthSecret(name) && !isReachSecret(name));
     } catch {
       this.secretNames = [];
     }

@@ -17,6 +17,7 @@ import { rotateGatewayToken, tokenPlace, type SecretStore } from "../secrets";
 import type { ServerParts } from "./core-servers";
 import type { TasksHandlers } from "../history/tasks-handlers";
 import type { Egress } from "./egress";
+import type { ReachHandlers } from "../reach/handlers";
 
 export interface HandlerParts {
   platform: Platform;
@@ -37,6 +38,7 @@ export interface HandlerParts {
   token: { get(): string; set(token: string): void };
   /** The url of this run's listener, once attached. */
   companionUrl: () => string | undefined;
+  reach: ReachHandlers;
 }
 
 export function coreHandlers(p: HandlerParts): Handlers {
@@ -67,6 +69,7 @@ export function coreHandlers(p: HandlerParts): Handlers {
       }),
       inbox: createInboxHandlers({ inbox: p.inbox, openExternal: (url) => p.platform.openExternal(url) }),
       tools: createToolHandlers({ source }),
+      reach: p.reach,
       settings: createSettingsHandlers({
         settings,
         secrets,

@@ -27,6 +27,8 @@ import { startServers, type ServerParts } from "./core-servers";
 import { openTasks } from "./core-tasks";
 import type { TaskLedger } from "../mcp/tasks/ledger";
 import { createEgress, type Egress } from "./egress";
+import { openReach, type ReachCoreOptions } from "./reach";
+import type { Reach } from "../reach/reach";
 
 export type { CoreEvents } from "./core-events";
 export { CONFIG_ERROR_ENTRY };
@@ -59,6 +61,8 @@ export interface CoreOptions {
    * and gateway come up at once instead of waiting for the slowest server. `ready` settles later.
    */
   connectInBackground?: boolean;
+  /** Questions that find the person away from the desk (app/reach.ts). */
+  reach?: ReachCoreOptions;
 }
 
 /** What core needs of a listener to report its address and close it last. */
@@ -99,6 +103,8 @@ export interface Core {
   focus(id: string): void;
   /** Settles once every server is connected or failed. */
   ready: Promise<void>;
+  /** What the device listener mounts of reach/: the ntfy Allow/Deny route, the VAPID public key. */
+  reach: Pick<Reach, "actionRoute" | "vapidPublicKey">;
   close(): Promise<void>;
   /**
    * The parts themselves, for tests that play a server or an agent (ask a question, answer it,
@@ -206,6 +212,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   if (history) settings.setHistorySize(() => ({ bytes: history.store.sizeBytes(), budgetBytes: history.store.budgetBytes }));
   await settings.refreshSecretNames();
 
+  const reach = openReach(options.reach, { inbox: questions.inbox, secrets, egress, log });
   const unsubscribes = [
     questions.inbox.on((event) => events.emit("inbox:event", event)),
     settings.on((value) => events.emit("settings:changed", value)),
@@ -225,6 +232,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     log,
     token: { get: () => state.token, set: (t) => void (state.token = t) },
     companionUrl: () => state.listeners[0]?.url,
+    reach: reach.handlers,
   });
 
   let closing: Promise<void> | undefined;
@@ -233,6 +241,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     // clients and their children go, and the listener last so pages hear all of it.
     closing ??= (async () => {
       questions.inbox.close();
+      reach.reach.close();
       questions.rules.close();
       // What the shutdown withdrew, and the tasks' last changes, are written before the file closes.
       tasks.close();
@@ -246,7 +255,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     })();
     return closing;
   };
-  return coreApi({ questions, servers, settings, egress, events, handlers, log, state, close, tasks: tasks.ledger });
+  return coreApi({ questions, servers, settings, egress, events, handlers, log, state, close, tasks: tasks.ledger, reach: reach.reach });
 }
 
 /** What changes while the core runs: the token (rotated), the config's who-answers (edited), the listener. */
@@ -266,6 +275,7 @@ interface CoreParts {
   log: (line: string) => void;
   state: CoreState;
   tasks: TaskLedger;
+  reach: Reach;
   close(): Promise<void>;
 }
 
@@ -304,6 +314,7 @@ function coreApi(p: CoreParts): Core {
     },
     focus: (id) => events.emit("inbox:focus", { id }),
     ready: servers.ready,
+    reach: { actionRoute: p.reach.actionRoute, vapidPublicKey: p.reach.vapidPublicKey },
     close: p.close,
     internals: { inbox, source, tasks: p.tasks },
   };

@@ -40,6 +40,8 @@ export interface Egress {
   shown(text: string): string;
   /** A sink whose every line is scrubbed (the core's log). */
   log(sink: (line: string) => void): (line: string) => void;
+  /** What leaves for another device or service (Web Push, ntfy, webhooks, email: reach/). */
+  away(text: string): string;
 }
 
 /** The channel whose result is never scrubbed: the new token is what the person asked for. */
@@ -80,6 +82,7 @@ export function createEgress(scrubber: SecretScrubber): Egress {
     stored: value,
     shown: text,
     log: (sink) => (line) => sink(text(line)),
+    away: text,
   };
 }
 

@@ -16,6 +16,8 @@ import { openSecretStore, SecretScrubber } from "../secrets";
 import { scrubbedLog } from "./egress";
 import { defaultHistoryPath } from "../history";
 import { defaultRulesPath } from "../rules";
+import { defaultReachPath } from "../reach/settings-file";
+import { systemIdleSeconds } from "../desktop/idle";
 import { errorMessage } from "../../shared/unknown-value";
 
 // out/main/index.js → the app root holds out/renderer, out/preload and out/assets.
@@ -48,7 +50,7 @@ void runDesktopApp({
     // The keychain helper (a utility process, no server) starts meanwhile.
     const [, secrets] = await Promise.all([installOrphanGuard({ log }), openSecretStore({ launch: utilityHelperLauncher(path.join(outDir, "main", "keychain-helper.cjs")) })]);
     // The tray and window come up at once; servers show "connecting" until they are ready.
-    const core = await createCore({ configPath: args.configPath, platform, log, scrubber, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), historyNative: desktopHistoryNative(path.dirname(outDir)), rulesPath: defaultRulesPath() });
+    const core = await createCore({ configPath: args.configPath, platform, log, scrubber, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), historyNative: desktopHistoryNative(path.dirname(outDir)), rulesPath: defaultRulesPath(), reach: { path: defaultReachPath(), idleSeconds: systemIdleSeconds } });
     if (claim) {
       try {
         const server = await startCompanionServer(core, { staticDir: path.join(outDir, "renderer"), log, claim });

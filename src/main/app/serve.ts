@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createCore } from "./core";
+import { defaultReachPath } from "../reach/settings-file";
 import { type Platform } from "../api/settings-state";
 import { startCompanionServer } from "./companion-server";
 import { DEFAULT_PORT } from "../http/listener";
@@ -64,7 +65,7 @@ async function main(argv: string[]): Promise<void> {
   // The keychain helper starts meanwhile: it is no server, and it exits when our pipe closes.
   // (A failure from here on exits the process, which gives the claimed port back.)
   const [guard, secrets] = await Promise.all([installOrphanGuard({ log }), openSecretStore()]);
-  const core = await createCore({ configPath: args.config, platform: browserPlatform, log, scrubber, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath() });
+  const core = await createCore({ configPath: args.config, platform: browserPlatform, log, scrubber, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath(), reach: { path: defaultReachPath() } });
   // Handlers before the link is printed: whoever reads it may signal at once, and a SIGTERM
   // without a handler would kill us without closing the servers.
   let stopping = false;

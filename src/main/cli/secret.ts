@@ -2,6 +2,7 @@
 // reference as ${secret:NAME}. Values come from stdin so they stay out of shell history and `ps`.
 import { checkSecretName, GATEWAY_TOKEN_SECRET, openSecretStore } from "../secrets";
 import { isOAuthSecret } from "../auth/keys";
+import { isReachSecret } from "../reach/secret-names";
 import { complainer, errText, field, out } from "./print";
 
 export const SECRET_USAGE = "Usage: toolnexus-companion secret set NAME   (value from stdin)\n       toolnexus-companion secret delete NAME\n       toolnexus-companion secret list\n";
@@ -43,7 +44,7 @@ export async function runSecret(args: string[]): Promise<number> {
   }
 
   if (action === "list") {
-    const names = (await store.list()).filter((n) => n !== GATEWAY_TOKEN_SECRET && !isOAuthSecret(n));
+    const names = (await store.list()).filter((n) => n !== GATEWAY_TOKEN_SECRET && !isOAuthSecret(n) && !isReachSecret(n));
     if (names.length > 0) out(names.map(field).join("\n"));
     return 0;
   }

@@ -10,6 +10,7 @@ import { FirstRunState } from "./first-run.svelte";
 import { InboxState } from "./inbox.svelte";
 import { Nav } from "./nav.svelte";
 import { QuestionState } from "./question.svelte";
+import { ReachState } from "./reach.svelte";
 import { Refusals } from "./refusals.svelte";
 import { RuleNotes } from "./rule-notes.svelte";
 import { RulesState } from "./rules.svelte";
@@ -45,6 +46,8 @@ export class Page {
   readonly firstRun: FirstRunState;
   /** The tasks servers run in the background, as main last sent them (the Tasks view). */
   readonly tasks: TasksState;
+  /** Settings → When you are away (loaded when Settings opens). */
+  readonly reach: ReachState;
   /** The Servers view's folds, search and drafts, kept while the person is in another view. */
   readonly serversView = new ServersViewState();
   /** Why the last load could not fetch a part ("Questions: …"), shown until the next load. */
@@ -64,6 +67,7 @@ export class Page {
     this.rules = new RulesState(call, this.ruleNotes);
     this.firstRun = new FirstRunState(call, this.servers, this.runs);
     this.tasks = new TasksState(call);
+    this.reach = new ReachState(call);
   }
 
   /** Subscribes to main's events, loads the first snapshot, and ticks the clock for "2 min ago". */

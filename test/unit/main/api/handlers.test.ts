@@ -216,6 +216,12 @@ describe("handlers", () => {
     await expect(handlers["secrets:set"]({ name: "A", value: "" })).rejects.toThrow(/"value"/);
   });
 
+  it("secrets: reach's own credentials are set in When you are away, not listed here", async () => {
+    await handlers["secrets:set"]({ name: "GITHUB_TOKEN", value: "s3cret" });
+    const settings = await handlers["secrets:set"]({ name: "reach.ntfy.token", value: "tk_ntfy_123456" });
+    expect(settings.secretNames).toEqual(["GITHUB_TOKEN"]);
+  });
+
   it("gateway:rotateToken returns the new token once", async () => {
     expect(await handlers["gateway:rotateToken"](undefined)).toEqual({ token: "token-1" });
   });

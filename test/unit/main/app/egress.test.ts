@@ -58,6 +58,7 @@ const kinds: { [K in keyof Egress]: (egress: Egress, scrubber: SecretScrubber) =
   agents: (e) => [e.agents.relay({ content: [{ type: "text", text: SECRET }], structuredContent: { [SECRET]: SECRET } }), e.agents.text(`refused ${SECRET}`)],
   stored: (e) => e.stored({ prompt: SECRET, answer: { data: { token: SECRET } } }),
   shown: (e) => e.shown(`https://api.example.com/mcp?key=${SECRET}`),
+  away: (e) => e.away(`github asks: paste ${SECRET}`),
   log: (e) => {
     const lines: string[] = [];
     e.log((line) => lines.push(line))(`server s failed: ${SECRET}`);
