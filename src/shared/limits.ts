@@ -193,3 +193,11 @@ export const HISTORY_BUDGET_BYTES = 64 * 1024 * 1024;
 /** What one asker's records may take of it (its prompts, fields and answers as stored): one
  * noisy server or agent cannot push everyone else's records out. */
 export const HISTORY_SOURCE_BUDGET_BYTES = 16 * 1024 * 1024;
+
+/** Calls that told an opted-in agent "not answered yet" (gateway/long-waits-store.ts), kept until
+ * claimed with toolnexus_wait: at most this many per agent… */
+export const MAX_LONG_WAITS_PER_AGENT = 32;
+/** …and in all. */
+export const MAX_LONG_WAITS_TOTAL = 256;
+/** A result nobody claimed is dropped this long after it came. */
+export const LONG_WAIT_KEEP_MS = 60 * 60_000;

@@ -182,11 +182,14 @@ export class ServerRequests {
     for (const call of question.calls) call.questions.add(question);
     this.openQuestions.add(question);
     this.questionsChanged(+1);
+    let ended: (() => void) | undefined;
     try {
       const tool = onlyTool(question.calls);
       const agent = agentsOf(question.calls);
       const ctx = { server: this.host.config.name, ...(agent ? { agent } : {}), ...(tool ? { tool } : {}), signal: question.abort.signal };
       const byAgent = this.agentHook("elicit");
+      // Only a question for the person keeps its calls waiting on them; the agent answers its own on the call's stream.
+      if (!byAgent) ended = announceQuestion(question.calls);
       if (byAgent) return (await elicitViaAgent(byAgent, waitFor, request, params as Record<string, unknown>, ctx, (line) => this.host.log(line))) as never;
       const answer = await waitFor(request, ctx);
       // The SDK's content type is narrower than Record<string, unknown>; the Inbox checked the values.
@@ -197,6 +200,7 @@ export class ServerRequests {
       this.openQuestions.delete(question);
       for (const call of question.calls) call.questions.delete(question);
       this.questionsChanged(-1);
+      ended?.();
     }
   }
 
@@ -321,6 +325,26 @@ export class ServerRequests {
     }
     this.host.notified(method, params);
   }
+}
+
+/**
+ * Tells each call a question for the person was raised during (ExecuteContext.onquestion) that it
+ * is open; returns what tells the same calls it ended, even those that have ended since. A hook's
+ * failure is the caller's own and never reaches the question.
+ */
+function announceQuestion(calls: Iterable<ActiveCall>): () => void {
+  const told = [...calls].map((call) => call.ctx.onquestion).filter((hook): hook is (open: boolean) => void => hook !== undefined);
+  const tell = (open: boolean) => {
+    for (const hook of told) {
+      try {
+        hook(open);
+      } catch {
+        // The gateway's own bookkeeping; the question goes on regardless.
+      }
+    }
+  };
+  tell(true);
+  return () => tell(false);
 }
 
 /**
