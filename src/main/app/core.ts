@@ -17,7 +17,7 @@ import { openHistory, type HistoryHandle } from "../history";
 import { openRules, type RulesHandle } from "../rules";
 import { CallbackHub, createAuth, startCallbackListener } from "../auth";
 import { readWhoAnswers, whoAnswersFor, type WhoAnswersSetting } from "../gateway/who-answers";
-import { readLongWaits, type LongWaitsSetting } from "../gateway/long-waits";
+import { readLongWaits, type LongWaitsSetting } from "../mcp/config/long-waits";
 import type { WhoAnswers } from "../gateway/tool-server";
 import { createGatewayRoute, createRequestsRoute, type GatewayRoute, type RequestsRoute } from "../gateway";
 import { parseConfig, type SkippedEntry } from "../mcp/config/parse";

@@ -63,6 +63,8 @@ export function progressRelay(send: (progress: Progress) => void, options: Relay
   const everyMs = options.everyMs ?? HEARTBEAT_MS;
   const now = options.now ?? Date.now;
   let last: number | undefined;
+  /** `last` is a heartbeat's (or a server value raised past one), not the server's own. */
+  let ours = false;
   let open = 0;
   let since = 0;
   let lastBeat = -Infinity;
@@ -73,6 +75,7 @@ export function progressRelay(send: (progress: Progress) => void, options: Relay
     lastBeat = now();
     // From nothing, just past 0: a server that starts reporting after the question keeps its values.
     last = after(last ?? 0);
+    ours = true;
     send({ progress: last, message: heartbeatMessage(lastBeat - since) });
   };
   const quiet = () => {
@@ -83,9 +86,11 @@ export function progressRelay(send: (progress: Progress) => void, options: Relay
   return {
     progress(progress) {
       if (stopped) return;
-      const value = last !== undefined && !(progress.progress > last) ? after(last) : progress.progress;
-      last = value;
-      send({ ...progress, progress: value });
+      // Only a value heartbeats went past is raised: the server's own sequence is passed on as it is.
+      const raise = ours && last !== undefined && !(progress.progress > last);
+      last = raise ? after(last!) : progress.progress;
+      ours = raise;
+      send({ ...progress, progress: last });
     },
     question(isOpen) {
       open = Math.max(0, open + (isOpen ? 1 : -1));

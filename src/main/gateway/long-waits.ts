@@ -1,78 +1,11 @@
-// Long waits, opted into per agent: a gateway call that is still waiting on the person shortly
-// before the agent would give up on it (most MCP clients stop waiting after 60 s) returns a result
-// saying the person has not answered yet, and how to get the real one: the companion's own tool
-// `toolnexus_wait`, listed only to those agents. The call itself goes on (long-waits-call.ts), and
-// its result is kept until it is claimed (long-waits-store.ts). Set in the companion's config,
-// beside `gateway.elicitation`, and followed live as the file changes:
-//
-//   { "gateway": { "longWaits": { "default": false, "agents": { "claude-code": true }, "deadlineMs": 50000 } } }
-//
-// Agents are named as the gateway knows them: the name a per-agent credential carries (the Agents
-// view connects agents with one), else their MCP clientInfo.name. Anything else in the section is
-// refused with a reason, never guessed.
+// Long waits, opted into per agent (the setting: mcp/config/long-waits.ts): a gateway call that is
+// still waiting on the person shortly before the agent would give up on it (most MCP clients stop
+// waiting after 60 s) returns a result saying the person has not answered yet, and how to get the
+// real one: the companion's own tool `toolnexus_wait`, listed only to those agents. The call itself
+// goes on (long-waits-call.ts), and its result is kept until it is claimed (long-waits-store.ts).
+// Here: the tool and the words the agent reads.
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { isPlainObject } from "../../shared/unknown-value";
 import { waitedWords } from "./heartbeat";
-
-export interface LongWaitsSetting {
-  /** Whether an agent the map does not name waits long. */
-  default: boolean;
-  agents: Record<string, boolean>;
-  /** How long a call may wait on the person before it returns "not answered yet". */
-  deadlineMs: number;
-}
-
-/** Under the 60 s most clients wait by default, with room for a loaded machine and the answer's trip. */
-export const DEFAULT_DEADLINE_MS = 50_000;
-const MIN_DEADLINE_MS = 1_000;
-const MAX_DEADLINE_MS = 600_000;
-
-export const NO_LONG_WAITS: LongWaitsSetting = { default: false, agents: {}, deadlineMs: DEFAULT_DEADLINE_MS };
-
-/** The companion's own tool: named like a server's tools would be (`<server>_<name>`), for a server called "toolnexus". */
-export const WAIT_TOOL = "toolnexus_wait";
-
-/** The setting from a whole config object, and what in it was not understood. */
-export function readLongWaits(config: unknown): { setting: LongWaitsSetting; problems: string[] } {
-  const problems: string[] = [];
-  const gateway = isPlainObject(config) ? config.gateway : undefined;
-  const raw = isPlainObject(gateway) ? gateway.longWaits : undefined;
-  if (!isPlainObject(raw)) {
-    if (raw !== undefined) problems.push('gateway.longWaits must be an object like { "default": false, "agents": { "name": true }, "deadlineMs": 50000 }');
-    return { setting: NO_LONG_WAITS, problems };
-  }
-  let fallback = false;
-  if (raw.default !== undefined) {
-    if (typeof raw.default === "boolean") fallback = raw.default;
-    else problems.push(`gateway.longWaits.default must be true or false, not ${JSON.stringify(raw.default)}`);
-  }
-  const agents: Record<string, boolean> = {};
-  if (raw.agents !== undefined) {
-    if (!isPlainObject(raw.agents)) problems.push("gateway.longWaits.agents must map agent names to true or false");
-    else {
-      for (const [name, value] of Object.entries(raw.agents)) {
-        if (typeof value === "boolean") agents[name] = value;
-        else problems.push(`gateway.longWaits.agents.${name} must be true or false, not ${JSON.stringify(value)}`);
-      }
-    }
-  }
-  let deadlineMs = DEFAULT_DEADLINE_MS;
-  if (raw.deadlineMs !== undefined) {
-    const value = raw.deadlineMs;
-    if (typeof value === "number" && Number.isInteger(value) && value >= MIN_DEADLINE_MS && value <= MAX_DEADLINE_MS) deadlineMs = value;
-    else problems.push(`gateway.longWaits.deadlineMs must be a whole number of milliseconds from ${MIN_DEADLINE_MS} to ${MAX_DEADLINE_MS}, not ${JSON.stringify(value)}; ${DEFAULT_DEADLINE_MS} is used`);
-  }
-  for (const key of Object.keys(raw)) {
-    if (key !== "default" && key !== "agents" && key !== "deadlineMs") problems.push(`gateway.longWaits.${key} is not a setting (default, agents, deadlineMs)`);
-  }
-  return { setting: { default: fallback, agents, deadlineMs }, problems };
-}
-
-/** The agent's deadline when it waits long, else undefined. Named by its own entry, never an inherited property. */
-export function longWaitDeadline(setting: LongWaitsSetting, agent: string): number | undefined {
-  const on = Object.prototype.hasOwnProperty.call(setting.agents, agent) ? setting.agents[agent] : setting.default;
-  return on ? setting.deadlineMs : undefined;
-}
 
 /** `toolnexus_wait` as tools/list gives it. */
 export function waitToolDefinition(deadlineMs: number): Record<string, unknown> {

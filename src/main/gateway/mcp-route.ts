@@ -19,7 +19,7 @@ import { boundStreamWrites } from "./stream-bound";
 import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
 import { gatewayChallenge, refusalMessage } from "./token-refusal";
 import { PERSON_ANSWERS, whoAnswersFor, type WhoAnswersSetting } from "./who-answers";
-import { longWaitDeadline, NO_LONG_WAITS, type LongWaitsSetting } from "./long-waits";
+import { longWaitDeadline, NO_LONG_WAITS, type LongWaitsSetting } from "../mcp/config/long-waits";
 import { WaitStore } from "./long-waits-store";
 import type { LongWaits } from "./long-waits-call";
 import { isPlainObject } from "../../shared/unknown-value";

@@ -66,19 +66,27 @@ describe("progress heartbeats", () => {
     relay.question(true);
     vi.advanceTimersByTime(3 * HEARTBEAT_MS);
     relay.question(false);
-    relay.progress({ progress: 2, total: 3 });
     // A server value heartbeats went past is raised just past them, with the rest as it was.
-    relay.progress({ progress: 2, total: 3, message: "again" });
+    relay.progress({ progress: 1, total: 3, message: "again" });
+    relay.progress({ progress: 2, total: 3 });
     relay.progress({ progress: 3, total: 3 });
     const values = sent.map((p) => p.progress);
     for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThan(values[i - 1]);
     expect(sent[0]).toEqual({ progress: 1, total: 3, message: "one" });
     // Heartbeats move the value by millionths: the server's next step is still its own.
     expect(values[4]).toBeLessThan(1.0001);
-    expect(sent[5]).toEqual({ progress: 2, total: 3 });
-    expect(sent[6]).toMatchObject({ total: 3, message: "again" });
-    expect(sent[6].progress).toBeGreaterThan(2);
+    expect(sent[5]).toMatchObject({ total: 3, message: "again" });
+    expect(sent[5].progress).toBeGreaterThan(values[4]);
+    expect(sent[6]).toEqual({ progress: 2, total: 3 });
     expect(sent[7]).toEqual({ progress: 3, total: 3 });
+  });
+
+  it("passes the server's own sequence on as it is when no heartbeat went past it", () => {
+    const { sent, relay } = relayed();
+    relay.progress({ progress: 2 });
+    relay.progress({ progress: 2 });
+    relay.progress({ progress: 1 });
+    expect(sent.map((p) => p.progress)).toEqual([2, 2, 1]);
   });
 
   it("starts just past 0 when the server sent nothing", () => {
