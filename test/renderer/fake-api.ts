@@ -52,6 +52,7 @@ export function fakeApi(overrides: Partial<Record<InvokeChannel, (arg: any) => P
     "agents:list": async () => ok([]),
     "agents:plan": async ({ agent, connect }) => ok({ agent, label: agent, connect, via: "shim", hooks: false, files: [], notes: [], fingerprint: "fp" }),
     "agents:apply": async ({ agent }) => ok({ agent, written: [], notes: [], agents: [] }),
+    "agents:longWaits": async () => ok([]),
     "rules:list": async () => ok([]),
     "rules:add": async () => ok({ error: "not in the fake" }),
     "rules:remove": async () => ok({ removed: false }),

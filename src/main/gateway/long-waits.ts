@@ -7,6 +7,9 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { waitedWords } from "./heartbeat";
 
+/** The companion's own tool: named like a server's tools would be (`<server>_<name>`), for a server called "toolnexus". */
+export const WAIT_TOOL = "toolnexus_wait";
+
 /** `toolnexus_wait` as tools/list gives it. */
 export function waitToolDefinition(deadlineMs: number): Record<string, unknown> {
   return {

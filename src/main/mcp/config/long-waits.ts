@@ -26,8 +26,6 @@ const MAX_DEADLINE_MS = 600_000;
 
 export const NO_LONG_WAITS: LongWaitsSetting = { default: false, agents: {}, deadlineMs: DEFAULT_DEADLINE_MS };
 
-/** The companion's own tool: named like a server's tools would be (`<server>_<name>`), for a server called "toolnexus". */
-export const WAIT_TOOL = "toolnexus_wait";
 
 /** The setting from a whole config object, and what in it was not understood. */
 export function readLongWaits(config: unknown): { setting: LongWaitsSetting; problems: string[] } {
