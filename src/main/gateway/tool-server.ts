@@ -338,7 +338,12 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const call = toolCall(s);
 
   // Tool descriptions are a server's text too: the list passes the outbound like every result.
-  server.setRequestHandler("tools/list", async () => outbound.relay({ tools: [...listedTools(source), ...companionTools(s)] }));
+  server.setRequestHandler("tools/list", async () => {
+    // The companion's own tool wins its name over a server's tool of the same name (a server called "toolnexus").
+    const ours = companionTools(s);
+    const theirs = listedTools(source).filter((t) => ours.length === 0 || (t as { name: string }).name !== WAIT_TOOL);
+    return outbound.relay({ tools: [...theirs, ...ours] });
+  });
   // The agent's notifications/cancelled aborts ctx.mcpReq.signal.
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const stopPolling = pollLater(s, ctx.http?.closeSSE);
