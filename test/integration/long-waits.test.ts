@@ -5,7 +5,7 @@
 // real result from toolnexus_wait once, and the tool runs once. The same with the client libraries
 // agents use, at the real 60 s timeouts, is test/interop/long-waits.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Client } from "@modelcontextprotocol/client";
+import type { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { everythingStdioCommand } from "../fixtures";
 import { connectAgent, nextQuestion, startCompanion, textOf, until, type Companion } from "./gateway-harness";
 
@@ -111,6 +111,34 @@ describe("long waits through the gateway", () => {
     expect(twice.isError).toBe(true);
     expect(textOf(twice)).toMatch(/No call is waiting under the id/);
     expect(companion.added.length - before).toBe(1);
+  }, 30_000);
+
+  it("keeps a parked call when its session ends: the same agent claims it from a new session", async () => {
+    const first = await agent("waits-long");
+    const before = companion.added.length;
+    const id = callId(textOf(await first.callTool({ name: TOOL, arguments: {} })));
+    const entry = await nextQuestion(companion, (e) => companion.added.indexOf(e) >= before);
+    // The session ends (DELETE): its calls are aborted, but a parked call is no longer its own.
+    const sessions = companion.gateway.sessions().length;
+    await (first.transport as StreamableHTTPClientTransport).terminateSession();
+    await first.close();
+    await until(() => companion.gateway.sessions().length < sessions, 5_000);
+    expect(companion.withdrawn).not.toContain(entry.request.id);
+    const second = await agent("waits-long");
+    const waiting = second.callTool({ name: "toolnexus_wait", arguments: { call: id } });
+    setTimeout(() => companion.inbox.answer(entry.request.id, answer), 300);
+    expect(textOf(await waiting)).toContain("- Name: Ada Lovelace");
+  }, 30_000);
+
+  it("still lets the agent cancel a call before it is parked, which withdraws its question", async () => {
+    const client = await agent("waits-long");
+    const before = companion.added.length;
+    const cancel = new AbortController();
+    const call = client.callTool({ name: TOOL, arguments: {} }, { signal: cancel.signal });
+    const entry = await nextQuestion(companion, (e) => companion.added.indexOf(e) >= before);
+    cancel.abort(new Error("not now"));
+    await expect(call).rejects.toThrow();
+    await until(() => companion.withdrawn.includes(entry.request.id), 10_000);
   }, 30_000);
 
   it("answers within the deadline as any call does", async () => {

@@ -12,8 +12,9 @@ import { levelRank, type Catalog } from "./catalog";
 import type { AgentOutbound } from "./outbound";
 import { registerSurface, relayError } from "./surface";
 import { progressRelay, type ProgressRelay } from "./heartbeat";
-import { WAIT_TOOL, waitToolDefinition } from "./long-waits";
-import { longWaitCall, waitForParked, type LongWaitCall, type LongWaits } from "./long-waits-call";
+import { WAIT_TOOL } from "./long-waits";
+import type { LongWaits } from "./long-waits-call";
+import { companionTools, withLongWaits } from "./long-waits-session";
 import { errorMessage } from "../../shared/unknown-value";
 
 /** Who answers a server's elicitation for an agent: its person in the companion, or the agent itself. */
@@ -33,6 +34,8 @@ export interface CallOptions {
   notify?: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
   /** Sends a request to the agent on the call's stream (sampling, roots, elicitation). */
   send?: (request: { method: string; params: Record<string, unknown> }, signal: AbortSignal) => Promise<Record<string, unknown>>;
+  /** ExecuteContext.onquestion, beside the call's heartbeats (a long wait's: withLongWaits). */
+  onquestion?: (open: boolean) => void;
 }
 
 export interface ToolServer {
@@ -145,16 +148,13 @@ function listedTools(source: McpSource) {
  * One forwarded tools/call. The agent's cancel (`signal`) and a dropped connection or ended
  * session (abortCall/abortAll) both abort it, which withdraws any question it raised. What it
  * sends the agent (progress, log messages, the result, the failure) passes the outbound. While a
- * question for the person is open, a call with a progress token gets heartbeats (heartbeat.ts);
- * an agent that opted into long waits may get "not answered yet" instead (longWaitOf).
+ * question for the person is open, a call with a progress token gets heartbeats (heartbeat.ts).
  */
 function toolCall(s: SessionParts): ToolServer["call"] {
   const { source, log, outbound } = s.options;
   const { calls, session, agent, wantsLog } = s;
   return async function call(params: CallParams, id: RequestId, options: CallOptions = {}): Promise<CallToolResult> {
     const { name, arguments: args } = params;
-    const waitTool = companionWait(s, params, id, options);
-    if (waitTool) return waitTool;
     const tool = source.tools.find((t) => t.name === name);
     if (!tool) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, outbound.text(`Unknown tool "${name}": no connected server offers it (see tools/list).`));
@@ -163,123 +163,57 @@ function toolCall(s: SessionParts): ToolServer["call"] {
     const abort = new LinkedAbort([options.signal]);
     calls.set(id, abort);
     const signal = abort.signal;
-    const notify = relayedNotify(s, options);
+    const progressToken = params._meta?.progressToken;
+    const agentNotify = options.notify;
+    const notify = agentNotify && ((notification: { method: string; params: Record<string, unknown> }) => agentNotify(outbound.relay(notification)));
     // Progress goes out in order and before the result: the result closes the call's stream, and
     // a notification still queued behind it would be lost.
     let sent: Promise<void> = Promise.resolve();
-    const queue = (method: string, notifyParams: Record<string, unknown>) => {
-      if (notify) sent = sent.then(() => notify({ method, params: notifyParams })).catch(() => {});
-    };
-    const relay = progressRelayOf(params, notify, queue);
-    const long = longWaitOf(s, name, tool.definition);
-    const onquestion =
-      relay || long
-        ? (open: boolean) => {
-            relay?.question(open);
-            long?.question(open);
+    const relay =
+      progressToken === undefined || !notify
+        ? undefined
+        : progressRelay((progress) => {
+            const progressParams = { progressToken, ...progress };
+            sent = sent.then(() => notify({ method: "notifications/progress", params: progressParams })).catch(() => {});
+          });
+    const onquestion = questionHook(relay, options.onquestion);
+    try {
+      // No timeout here: the call lasts as long as the server (and the person it asks) needs.
+      const onlog = notify
+        ? (log: Record<string, unknown>) => {
+            if (!wantsLog(log)) return;
+            sent = sent.then(() => notify({ method: "notifications/message", params: log })).catch(() => {});
           }
         : undefined;
-    // No timeout here: the call lasts as long as the server (and the person it asks) needs.
-    const onlog = notify
-      ? (log: Record<string, unknown>) => {
-          if (wantsLog(log)) queue("notifications/message", log);
-        }
-      : undefined;
-    const failed = (error: unknown): CallToolResult => {
+      const result = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", session, onprogress: relay?.progress, onlog, onquestion, ...hooks(s, options.send) });
+      await sent;
+      // A server may echo our request headers back in its answer; the agent never gets them.
+      if (Array.isArray(result.content)) return outbound.relay(result);
+      // A raw call path passes a result on as the server wrote it, content or not: its text then.
+      const out = toToolOutput(result);
+      return { content: [{ type: "text", text: outbound.text(out.output) }], isError: out.isError };
+    } catch (error) {
+      // An aborted call ends as it was aborted; a server's error among those is relayed scrubbed, as every error an agent may read.
+      if (signal.aborted) throw error instanceof ProtocolError ? relayError(error, outbound) : error;
       const message = outbound.text(errorMessage(error));
       log(`gateway: ${name} failed for ${agent() ?? "agent"}: ${message}`);
       return failure(`The companion could not run ${name}: ${message}`);
-    };
-    const running = (async (): Promise<CallToolResult> => {
-      try {
-        const result = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", session, onprogress: relay?.progress, onlog, onquestion, ...hooks(s, options.send) });
-        await sent;
-        // A server may echo our request headers back in its answer; the agent never gets them.
-        if (Array.isArray(result.content)) return outbound.relay(result);
-        // A raw call path passes a result on as the server wrote it, content or not: its text then.
-        const out = toToolOutput(result);
-        return { content: [{ type: "text", text: outbound.text(out.output) }], isError: out.isError };
-      } catch (error) {
-        // An aborted call ends as it was aborted; a server's error among those is relayed scrubbed, as every error an agent may read.
-        if (signal.aborted) throw error instanceof ProtocolError ? relayError(error, outbound) : error;
-        return failed(error);
-      } finally {
-        relay?.stop();
-        if (calls.get(id) === abort) calls.delete(id);
-        // The call has settled and nobody can abort it any more: an unaborted signal is reused.
-        abort.release();
-      }
-    })();
-    if (!long) return running;
-    // Parked: the call no longer follows the agent's request (it was answered) nor its session.
-    const detach = () => {
-      abort.dispose();
+    } finally {
       relay?.stop();
       if (calls.get(id) === abort) calls.delete(id);
-    };
-    return long.race(running, detach, failed, (reason) => abort.abort(reason));
+      // The call has settled and nobody can abort it any more: an unaborted signal is reused.
+      abort.release();
+    }
   };
 }
 
-/** The agent's notify, through the outbound; undefined when the call cannot be sent notifications. */
-function relayedNotify(s: SessionParts, options: CallOptions): CallOptions["notify"] {
-  const agentNotify = options.notify;
-  return agentNotify && ((notification) => agentNotify(s.options.outbound.relay(notification)));
-}
-
-/** The call's progress as the agent gets it (the server's and heartbeats), when it sent a token. */
-function progressRelayOf(params: CallParams, notify: CallOptions["notify"], queue: (method: string, params: Record<string, unknown>) => void): ProgressRelay | undefined {
-  const progressToken = params._meta?.progressToken;
-  if (progressToken === undefined || !notify) return undefined;
-  return progressRelay((progress) => queue("notifications/progress", { progressToken, ...progress }));
-}
-
-/** Who owns this session's parked calls: its credential and its agent. */
-function ownerOf(s: SessionParts): string {
-  return `${s.options.credential ?? "gateway-token"}\n${s.agent() ?? "agent"}`;
-}
-
-/** A long wait for this call, when the agent opted in. */
-function longWaitOf(s: SessionParts, tool: string, definition: Record<string, unknown> | undefined): LongWaitCall | undefined {
-  const waits = s.options.longWaits;
-  const deadlineMs = waits?.deadline(s.agent() ?? "agent");
-  if (!waits || deadlineMs === undefined) return undefined;
-  return longWaitCall(waits, { owner: ownerOf(s), tool, structured: definition?.outputSchema !== undefined, deadlineMs });
-}
-
-/** `toolnexus_wait`, for an agent that waits long; undefined for any other call. */
-function companionWait(s: SessionParts, params: CallParams, id: RequestId, options: CallOptions): Promise<CallToolResult> | undefined {
-  const waits = s.options.longWaits;
-  const deadlineMs = waits?.deadline(s.agent() ?? "agent");
-  if (params.name !== WAIT_TOOL || !waits || deadlineMs === undefined) return undefined;
-  const callId = params.arguments?.call;
-  if (typeof callId !== "string" || callId.length === 0 || callId.length > 200) {
-    return Promise.resolve(failure(`${WAIT_TOOL} needs {"call": "<id>"}: the id a call's "not answered yet" result gave.`));
-  }
-  return (async () => {
-    // Cancelled or dropped like any call (abortCall); the parked call it waits on goes on.
-    const abort = new LinkedAbort([options.signal]);
-    s.calls.set(id, abort);
-    const notify = relayedNotify(s, options);
-    let sent: Promise<void> = Promise.resolve();
-    const relay = progressRelayOf(params, notify, (method, notifyParams) => {
-      if (notify) sent = sent.then(() => notify({ method, params: notifyParams })).catch(() => {});
-    });
-    try {
-      const result = await waitForParked(waits.store, { owner: ownerOf(s), id: callId, deadlineMs, signal: abort.signal, relay });
-      await sent;
-      return result;
-    } finally {
-      if (s.calls.get(id) === abort) s.calls.delete(id);
-      abort.release();
-    }
-  })();
-}
-
-/** The companion's own tools for this agent: toolnexus_wait when it waits long. */
-function companionTools(s: SessionParts): never[] {
-  const deadlineMs = s.options.longWaits?.deadline(s.agent() ?? "agent");
-  return deadlineMs === undefined ? [] : [waitToolDefinition(deadlineMs) as never];
+/** The call's question hook: its heartbeats', and the caller's own (a long wait's). */
+function questionHook(relay: ProgressRelay | undefined, own: ((open: boolean) => void) | undefined): ((open: boolean) => void) | undefined {
+  if (!relay || !own) return relay?.question ?? own;
+  return (open) => {
+    relay.question(open);
+    own(open);
+  };
 }
 
 /** Closes the call's stream once after pollAfterMs, when the agent was told it may poll; returns the undo. */
@@ -335,7 +269,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     },
   };
   registerSurface(server, catalog, surface, session, outbound);
-  const call = toolCall(s);
+  const call = withLongWaits(s, toolCall(s));
 
   // Tool descriptions are a server's text too: the list passes the outbound like every result.
   server.setRequestHandler("tools/list", async () => {
