@@ -29,6 +29,18 @@ export interface AgentView {
   errors: string[];
   /** Where the shim (and `toolnexus-companion token`) finds the gateway token on this machine. */
   tokenKept?: TokenKept;
+  /**
+   * Whether a call of this agent still waiting on the person near its 60 s timeout tells it "not
+   * answered yet" and how to collect the answer (config `gateway.longWaits`); absent when the
+   * companion has no config file to write it in.
+   */
+  longWaits?: boolean;
+}
+
+/** Turns one agent's long waits on or off in the companion's config. */
+export interface AgentsLongWaitsArg {
+  agent: string;
+  on: boolean;
 }
 
 export interface AgentsPlanArg {
@@ -104,6 +116,8 @@ export interface AgentsInvokeMap {
   "agents:plan": [AgentsPlanArg, AgentsPlan];
   /** Writes exactly the plan whose fingerprint it carries; refuses (plan-changed) if the files moved on. */
   "agents:apply": [AgentsApplyArg, AgentsApplyResult];
+  /** Writes `gateway.longWaits.agents.<agent>` in the companion's config; the agents again. */
+  "agents:longWaits": [AgentsLongWaitsArg, AgentView[]];
 }
 
-export const AGENTS_INVOKE_CHANNELS = ["agents:list", "agents:plan", "agents:apply"] as const satisfies readonly (keyof AgentsInvokeMap)[];
+export const AGENTS_INVOKE_CHANNELS = ["agents:list", "agents:plan", "agents:apply", "agents:longWaits"] as const satisfies readonly (keyof AgentsInvokeMap)[];

@@ -234,3 +234,10 @@ export const MAX_REQUEST_STATE_LENGTH = 1024 * 1024;
 
 /** Rounds of input_required answers to one call before it fails (the SDK client's own default). */
 export const MAX_INPUT_ROUNDS = 10;
+/** Calls that told an opted-in agent "not answered yet" (gateway/long-waits-store.ts), kept until
+ * claimed with toolnexus_wait: at most this many per agent… */
+export const MAX_LONG_WAITS_PER_AGENT = 32;
+/** …and in all. */
+export const MAX_LONG_WAITS_TOTAL = 256;
+/** A result nobody claimed is dropped this long after it came. */
+export const LONG_WAIT_KEEP_MS = 60 * 60_000;

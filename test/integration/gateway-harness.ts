@@ -38,6 +38,7 @@ export async function startCompanion(
     everything?: boolean;
     idleSessionMs?: number;
     elicitation?: GatewayOptions["elicitation"];
+    longWaits?: GatewayOptions["longWaits"];
     pollAfterMs?: number;
     /** Every log line of the source and the gateway. */
     log?: (line: string) => void;
@@ -50,7 +51,7 @@ export async function startCompanion(
     log: options.log,
   });
   const token = `test-${Math.random().toString(36).slice(2)}`;
-  const gateway = createGatewayRoute({ source, outbound: agentOutbound(), idleSessionMs: options.idleSessionMs, elicitation: options.elicitation, pollAfterMs: options.pollAfterMs, log: options.log });
+  const gateway = createGatewayRoute({ source, outbound: agentOutbound(), idleSessionMs: options.idleSessionMs, elicitation: options.elicitation, longWaits: options.longWaits, pollAfterMs: options.pollAfterMs, log: options.log });
   const requests = createRequestsRoute({ inbox, heartbeatMs: 200 });
   const listener = await startListener({
     port: 0,

@@ -143,6 +143,26 @@ describe("Agents view", () => {
     expect((await screen.findByRole("alert")).textContent).toMatch(/cannot connect agents yet/);
   });
 
+  it("the long-waits switch writes the agent's setting and shows what the companion says; a refused write keeps it as it was", async () => {
+    const waiting = AGENTS.map((a) => ({ ...a, longWaits: false }));
+    const longWaits = vi.fn(async (arg: { agent: string; on: boolean }) => ok(waiting.map((a) => (a.id === arg.agent ? { ...a, longWaits: arg.on } : a))));
+    render(Agents, { props: { call: callOf({ "agents:list": async () => ok(waiting), "agents:longWaits": longWaits }) } });
+    const box = (await within(await screen.findByRole("article", { name: "Claude Code" })).findByRole("checkbox", { name: "Wait past a minute for my answers" })) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    expect(box.getAttribute("aria-describedby")).toBeTruthy();
+    expect(document.getElementById(box.getAttribute("aria-describedby")!)?.textContent).toMatch(/Most agents give up on a call after their own timeout/);
+    // Not offered for an agent this machine does not have.
+    expect(within(card("Windsurf")).queryByRole("checkbox")).toBeNull();
+    await fireEvent.click(box);
+    expect(longWaits).toHaveBeenCalledWith({ agent: "claude-code", on: true });
+    await waitFor(() => expect(box.checked).toBe(true));
+
+    longWaits.mockImplementationOnce(async () => ({ ok: false, error: { code: "cannot-edit", message: "/home/u/mcp.json: line 3: not JSON" } }) as never);
+    await fireEvent.click(box);
+    expect((await within(card("Claude Code")).findByRole("alert")).textContent).toMatch(/not JSON/);
+    expect(box.checked).toBe(true);
+  });
+
   it("the app's Agents tab shows the view over the companion's agents:list", async () => {
     const api = fakeApi({ "agents:list": async () => ok(AGENTS) });
     render(App, { props: { connection: { api, mode: "electron" } } });

@@ -69,6 +69,7 @@ export function fakeApi(overrides: Partial<Record<InvokeChannel, (arg: any) => P
     "agents:apply": async ({ agent }) => ok({ agent, written: [], notes: [], agents: [] }),
     "tasks:list": async () => ok({ tasks: [] }),
     "tasks:cancel": async () => ok({ tasks: [] }),
+    "agents:longWaits": async () => ok([]),
     "rules:list": async () => ok([]),
     "rules:add": async () => ok({ error: "not in the fake" }),
     "rules:remove": async () => ok({ removed: false }),

@@ -51,7 +51,13 @@ export function coreHandlers(p: HandlerParts): Handlers {
       rules: p.rules.handlers,
       tasks: p.tasks,
       // Agents are connected to this run's listener; a literal token (Zed over HTTP, chosen) is the current one.
-      agents: createAgentsHandlers({ companionUrl: p.companionUrl, cli: () => cliCommand(), token: () => p.token.get(), tokenKept: () => tokenPlace(secrets) }),
+      agents: createAgentsHandlers({
+        companionUrl: p.companionUrl,
+        cli: () => cliCommand(),
+        token: () => p.token.get(),
+        tokenKept: () => tokenPlace(secrets),
+        ...(p.configPath ? { configPath: p.configPath } : {}),
+      }),
       imports: createImportHandlers({
         configPath: p.configPath,
         servers,

@@ -17,6 +17,7 @@ import { openHistory, type HistoryHandle } from "../history";
 import { openRules, type RulesHandle } from "../rules";
 import { CallbackHub, createAuth, startCallbackListener } from "../auth";
 import { readWhoAnswers, whoAnswersFor, type WhoAnswersSetting } from "../gateway/who-answers";
+import { readLongWaits, type LongWaitsSetting } from "../mcp/config/long-waits";
 import type { WhoAnswers } from "../gateway/tool-server";
 import { createGatewayRoute, createRequestsRoute, type GatewayRoute, type RequestsRoute } from "../gateway";
 import { parseConfig, type SkippedEntry } from "../mcp/config/parse";
@@ -171,7 +172,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const { config, configError } = await startConfig(options, log);
   registerConfiguredSecrets(config, scrubber);
-  const state: CoreState = { token, whoAnswers: readWhoAnswersLogged(config, log), listeners: [] };
+  const state: CoreState = { token, whoAnswers: readWhoAnswersLogged(config, log), longWaits: readLongWaitsLogged(config, log), listeners: [] };
   for (const entry of skippedEntries(config)) log(`config: "${entry.name}" skipped: ${entry.reason}`);
 
   const questions = openQuestions(options, egress, log);
@@ -202,6 +203,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     onConfig: (c) => {
       registerConfiguredSecrets(c, scrubber);
       state.whoAnswers = readWhoAnswersLogged(c, log);
+      state.longWaits = readLongWaitsLogged(c, log);
     },
   });
   if (!options.connectInBackground) await servers.ready;
@@ -262,6 +264,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 interface CoreState {
   token: string;
   whoAnswers: WhoAnswersSetting;
+  /** Which agents wait long for their person (config `gateway.longWaits`). */
+  longWaits: LongWaitsSetting;
   listeners: AttachedListener[];
 }
 
@@ -297,8 +301,8 @@ function coreApi(p: CoreParts): Core {
         if (event.type === "status") listener(egress.status(event.status));
       }),
     agentRoutes: (log) => ({
-      // Read per call, so an edit of `gateway.elicitation` in the config applies at once.
-      gateway: createGatewayRoute({ source, log, outbound: egress.agents, elicitation: whoAnswers }),
+      // Read per call, so an edit of `gateway.elicitation` or `gateway.longWaits` in the config applies at once.
+      gateway: createGatewayRoute({ source, log, outbound: egress.agents, elicitation: whoAnswers, longWaits: () => state.longWaits }),
       requests: createRequestsRoute({ inbox, log }),
     }),
     pauseNotifications: (minutes) => {
@@ -332,5 +336,11 @@ function skippedEntries(config: unknown): SkippedEntry[] {
 function readWhoAnswersLogged(config: unknown, log: (line: string) => void): WhoAnswersSetting {
   const { setting, problems } = readWhoAnswers(config);
   for (const problem of problems) log(`config: ${problem}; the person answers instead.`);
+  return setting;
+}
+
+function readLongWaitsLogged(config: unknown, log: (line: string) => void): LongWaitsSetting {
+  const { setting, problems } = readLongWaits(config);
+  for (const problem of problems) log(`config: ${problem}.`);
   return setting;
 }

@@ -4,11 +4,13 @@
 // so what the person saw is what gets written (or nothing, if a file moved on in between).
 import { createHash } from "node:crypto";
 import { isAbsolute } from "node:path";
+import { readFile } from "node:fs/promises";
 import type {
   AgentFileChange,
   AgentsApplyArg,
   AgentsApplyResult,
   AgentsInvokeMap,
+  AgentsLongWaitsArg,
   AgentsPlan,
   AgentsPlanArg,
   AgentView,
@@ -26,6 +28,9 @@ import { writerById } from "./writers";
 import { ArgumentError, HandlerError } from "../rpc/envelope";
 import { defineHandlers } from "../rpc/handlers";
 import { booleanField, noArg, objectArg, stringField } from "../rpc/validate";
+import { longWaitDeadline, readLongWaits, setLongWait } from "../mcp/config/long-waits";
+import { ConfigEditError, editConfigFile } from "../mcp/config/edit";
+import { parseConfigText } from "../base/config-text";
 
 export type AgentsHandlers = HandlerMap<AgentsInvokeMap>;
 
@@ -40,6 +45,8 @@ export interface AgentsHandlerDeps {
   token: () => string | undefined;
   /** Where the gateway token is kept (keychain, private file, this session only); the keychain by default. */
   tokenKept?: () => TokenKept;
+  /** The companion's own config file, where long waits are written; without it the switch is not offered. */
+  configPath?: string;
   now?: () => Date;
 }
 
@@ -99,6 +106,42 @@ function literalMessage(writer: ClientWriter): string {
   return `${writer.label} expands no variables in its settings, so over HTTP the gateway token would be written in plain text in its file. The default, the \`connect\` shim, reads it from where the companion keeps it.`;
 }
 
+function longWaitsArg(arg: unknown): AgentsLongWaitsArg {
+  const input = objectArg("agents:longWaits", arg);
+  return { agent: stringField("agents:longWaits", input, "agent", 64), on: booleanField("agents:longWaits", input, "on") };
+}
+
+/** Each agent's long-waits switch as the config file says now; undefined without a file (or one that cannot be read). */
+async function longWaitsOf(configPath: string | undefined): Promise<((agent: string) => boolean) | undefined> {
+  if (!configPath) return undefined;
+  let text: string;
+  try {
+    text = await readFile(configPath, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return () => false;
+    return undefined;
+  }
+  try {
+    const { setting } = readLongWaits(text.trim() === "" ? {} : parseConfigText(text));
+    return (agent) => longWaitDeadline(setting, agent) !== undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes one agent's long waits into the companion's config. */
+async function writeLongWait(configPath: string | undefined, arg: AgentsLongWaitsArg): Promise<void> {
+  const writer = writerById(arg.agent);
+  if (!writer) throw new HandlerError("unknown-agent", `No agent is called "${arg.agent}".`);
+  if (!configPath) throw new HandlerError("unsupported", "This companion has no config file to write the setting in.");
+  try {
+    await editConfigFile(configPath, (text) => setLongWait(text, writer.id, arg.on));
+  } catch (error) {
+    if (error instanceof ConfigEditError) throw new HandlerError("cannot-edit", error.message);
+    throw new HandlerError("write-failed", `${configPath}: ${(error as Error).message}; nothing was written.`);
+  }
+}
+
 export function createAgentsHandlers(deps: AgentsHandlerDeps): AgentsHandlers {
   // The app has no working folder of its own: project files are edited only when one is named.
   const machineFor = deps.machine ?? ((project?: string) => ({ ...currentMachine(), project }));
@@ -110,9 +153,10 @@ export function createAgentsHandlers(deps: AgentsHandlerDeps): AgentsHandlers {
 
   const list = async (project?: string): Promise<AgentView[]> => {
     const where = kept();
+    const waits = await longWaitsOf(deps.configPath);
     // The shim works wherever the token outlives a restart (keychain or token file), so it stays
     // the default; a session-only token breaks every form at the next start, and the notes say so.
-    return (await listAgents(machineFor(project), gateway())).map((a) => ({ ...a, tokenKept: where }));
+    return (await listAgents(machineFor(project), gateway())).map((a) => ({ ...a, tokenKept: where, ...(waits ? { longWaits: waits(a.id) } : {}) }));
   };
 
   async function planned(channel: string, arg: AgentsPlanArg): Promise<{ view: AgentsPlan; changes: FileChange[] }> {
@@ -201,6 +245,16 @@ export function createAgentsHandlers(deps: AgentsHandlerDeps): AgentsHandlers {
           }
         }
         return { agent: view.agent, written, notes: view.notes.filter((n) => !/nothing would change|Nothing to remove/.test(n)), agents: await list(arg.project) };
+      });
+      writing = run.catch(() => {});
+      return run;
+    },
+
+    "agents:longWaits": async (raw) => {
+      const arg = longWaitsArg(raw);
+      const run = writing.then(async () => {
+        await writeLongWait(deps.configPath, arg);
+        return list();
       });
       writing = run.catch(() => {});
       return run;

@@ -19,6 +19,9 @@ import { boundStreamWrites } from "./stream-bound";
 import { cancelledIds, directCall, serveDirectCall } from "./direct-call";
 import { gatewayChallenge, refusalMessage } from "./token-refusal";
 import { PERSON_ANSWERS, whoAnswersFor, type WhoAnswersSetting } from "./who-answers";
+import { longWaitDeadline, NO_LONG_WAITS, type LongWaitsSetting } from "../mcp/config/long-waits";
+import { WaitStore } from "./long-waits-store";
+import type { LongWaits } from "./long-waits-call";
 import { isPlainObject } from "../../shared/unknown-value";
 import { serveTaskCall, taskCallOf } from "./agent-tasks-call";
 import type { AgentTasksOptions } from "./agent-tasks";
@@ -54,6 +57,11 @@ export interface GatewayOptions {
   pollAfterMs?: number;
   /** Agents' tasks: per session and in all (defaults MAX_AGENT_TASKS_PER_SESSION, _TOTAL) and how long ended ones are kept. */
   tasks?: AgentTasksOptions;
+  /**
+   * Which agents wait long for their person (long-waits.ts): a fixed setting, or one read at each
+   * call so a changed config applies at once. Unset: none does.
+   */
+  longWaits?: Partial<LongWaitsSetting> | (() => LongWaitsSetting);
 }
 
 export interface GatewayRoute extends Route {
@@ -134,7 +142,9 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
   const fixed: WhoAnswersSetting = typeof elicitation === "function" ? PERSON_ANSWERS : { default: elicitation?.default ?? "person", agents: elicitation?.agents ?? {} };
   const whoAnswers = typeof elicitation === "function" ? elicitation : (agent: string): WhoAnswers => whoAnswersFor(fixed, agent);
   const maxQueuedBytes = options.maxQueuedBytes;
+  const longWaits = longWaitsOf(options.longWaits, log);
   const sessions = createSessions({
+    longWaits,
     source: options.source,
     log,
     version: options.version ?? "0.1.0",
@@ -220,6 +230,16 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
       sendJsonRpcError(res, refusal.status, CONNECTION_REFUSED, refusalMessage(refusal.status, refusal.message), headers);
     },
     sessions: () => sessions.list(),
-    close: () => sessions.close(),
+    close: async () => {
+      longWaits.store.close();
+      await sessions.close();
+    },
   };
+}
+
+/** The gateway's long waits: one store of parked calls for every session, and the setting as given. */
+function longWaitsOf(given: GatewayOptions["longWaits"], log: (line: string) => void): LongWaits {
+  const fixed: LongWaitsSetting = typeof given === "function" || given === undefined ? NO_LONG_WAITS : { ...NO_LONG_WAITS, ...given };
+  const setting = typeof given === "function" ? given : () => fixed;
+  return { store: new WaitStore(), deadline: (agent) => longWaitDeadline(setting(), agent), log };
 }

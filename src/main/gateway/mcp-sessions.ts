@@ -13,6 +13,7 @@ import { Catalog } from "./catalog";
 import { EventBudget, SessionEvents } from "./event-store";
 import { SessionCaps, type SessionCapsOptions } from "./session-caps";
 import { AgentTasks, type AgentTasksOptions } from "./agent-tasks";
+import type { LongWaits } from "./long-waits-call";
 
 export interface SessionsOptions {
   source: McpSource;
@@ -24,6 +25,8 @@ export interface SessionsOptions {
   caps: SessionCapsOptions;
   /** The caps and ttl of agents' tasks (agent-tasks.ts). */
   tasks?: AgentTasksOptions;
+  /** Long waits (long-waits.ts): parked calls outlive the session that made them. */
+  longWaits?: LongWaits;
 }
 
 /** The `retry` an agent is told on each event stream: how soon to reconnect when it closes (SEP-1699). */
@@ -134,7 +137,19 @@ export function createSessions(options: SessionsOptions): McpSessions {
 
   async function startSession(req: IncomingMessage, res: ServerResponse, body: unknown, auth: RouteAuth, registered: () => void): Promise<void> {
     const { credential } = auth;
-    const tools = createToolServer({ source, catalog, tasks, whoAnswers, version, log, outbound: options.outbound, pollAfterMs: options.pollAfterMs, ...(auth.agent !== undefined ? { identity: auth.agent } : {}) });
+    const tools = createToolServer({
+      source,
+      catalog,
+      tasks,
+      whoAnswers,
+      version,
+      log,
+      outbound: options.outbound,
+      pollAfterMs: options.pollAfterMs,
+      credential,
+      ...(options.longWaits ? { longWaits: options.longWaits } : {}),
+      ...(auth.agent !== undefined ? { identity: auth.agent } : {}),
+    });
     // Event ids, a priming event and `retry` on every stream, and Last-Event-ID honoured on reconnect.
     const events = new SessionEvents(budget);
     let id: string | undefined;

@@ -15,6 +15,10 @@ import type { AgentTasks } from "./agent-tasks";
 import { agentDeclaresTasks, GATEWAY_TASKS_CAPABILITY, registerAgentTasks } from "./agent-tasks-wire";
 import { toolsForAgent } from "./agent-tasks-call";
 import { taskStarter } from "./agent-tasks-run";
+import { progressRelay, type ProgressRelay } from "./heartbeat";
+import { WAIT_TOOL } from "./long-waits";
+import type { LongWaits } from "./long-waits-call";
+import { companionTools, withLongWaits } from "./long-waits-session";
 import { errorMessage } from "../../shared/unknown-value";
 
 /** Who answers a server's elicitation for an agent: its person in the companion, or the agent itself. */
@@ -36,6 +40,8 @@ export interface CallOptions {
   send?: (request: { method: string; params: Record<string, unknown> }, signal: AbortSignal) => Promise<Record<string, unknown>>;
   /** Every progress of the call, whether or not the agent asked for progress (a task's statusMessage). */
   progress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** ExecuteContext.onquestion, beside the call's heartbeats (a long wait's: withLongWaits). */
+  onquestion?: (open: boolean) => void;
 }
 
 export interface ToolServer {
@@ -85,6 +91,10 @@ export interface ToolServerOptions {
   pollAfterMs?: number;
   /** The gateway's task store (agent-tasks.ts): with it, agents may run calls as tasks. */
   tasks?: AgentTasks;
+  /** Long waits for agents that opted in (long-waits.ts); without it none does. */
+  longWaits?: LongWaits;
+  /** What authenticated the session (http/guard.ts): a parked call is claimed only under it. */
+  credential?: string;
 }
 
 const INSTRUCTIONS =
@@ -150,7 +160,8 @@ function listedTools(source: McpSource) {
 /**
  * One forwarded tools/call. The agent's cancel (`signal`) and a dropped connection or ended
  * session (abortCall/abortAll) both abort it, which withdraws any question it raised. What it
- * sends the agent (progress, log messages, the result, the failure) passes the outbound.
+ * sends the agent (progress, log messages, the result, the failure) passes the outbound. While a
+ * question for the person is open, a call with a progress token gets heartbeats (heartbeat.ts).
  */
 function toolCall(s: SessionParts): ToolServer["call"] {
   const { source, log, outbound } = s.options;
@@ -171,16 +182,22 @@ function toolCall(s: SessionParts): ToolServer["call"] {
     // Progress goes out in order and before the result: the result closes the call's stream, and
     // a notification still queued behind it would be lost.
     let sent: Promise<void> = Promise.resolve();
-    const toAgent = progressToken !== undefined && notify;
+    const relay =
+      progressToken === undefined || !notify
+        ? undefined
+        : progressRelay((progress) => {
+            const progressParams = { progressToken, ...progress };
+            sent = sent.then(() => notify({ method: "notifications/progress", params: progressParams })).catch(() => {});
+          });
+    // Every progress also reaches options.progress (a gateway task's statusMessage), asked for or not.
     const onprogress =
-      !toAgent && !options.progress
+      !relay && !options.progress
         ? undefined
         : (progress: { progress: number; total?: number; message?: string }) => {
             options.progress?.(progress);
-            if (!toAgent) return;
-            const progressParams = { progressToken, ...progress };
-            sent = sent.then(() => notify({ method: "notifications/progress", params: progressParams })).catch(() => {});
+            relay?.progress(progress);
           };
+    const onquestion = questionHook(relay, options.onquestion);
     try {
       // No timeout here: the call lasts as long as the server (and the person it asks) needs.
       const onlog = notify
@@ -189,7 +206,7 @@ function toolCall(s: SessionParts): ToolServer["call"] {
             sent = sent.then(() => notify({ method: "notifications/message", params: log })).catch(() => {});
           }
         : undefined;
-      const result = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", session, onprogress, onlog, ...hooks(s, options.send) });
+      const result = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", session, onprogress, onlog, onquestion, ...hooks(s, options.send) });
       await sent;
       // A server may echo our request headers back in its answer; the agent never gets them.
       if (Array.isArray(result.content)) return outbound.relay(result);
@@ -203,10 +220,20 @@ function toolCall(s: SessionParts): ToolServer["call"] {
       log(`gateway: ${name} failed for ${agent() ?? "agent"}: ${message}`);
       return failure(`The companion could not run ${name}: ${message}`);
     } finally {
+      relay?.stop();
       if (calls.get(id) === abort) calls.delete(id);
       // The call has settled and nobody can abort it any more: an unaborted signal is reused.
       abort.release();
     }
+  };
+}
+
+/** The call's question hook: its heartbeats', and the caller's own (a long wait's). */
+function questionHook(relay: ProgressRelay | undefined, own: ((open: boolean) => void) | undefined): ((open: boolean) => void) | undefined {
+  if (!relay || !own) return relay?.question ?? own;
+  return (open) => {
+    relay.question(open);
+    own(open);
   };
 }
 
@@ -273,10 +300,15 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     },
   };
   registerSurface(server, catalog, surface, session, outbound);
-  const call = toolCall(s);
+  const call = withLongWaits(s, toolCall(s));
 
   // Tool descriptions are a server's text too: the list passes the outbound like every result.
-  server.setRequestHandler("tools/list", async () => outbound.relay({ tools: toolsForAgent(listedTools(source), agentDeclaresTasks(server)) }));
+  server.setRequestHandler("tools/list", async () => {
+    // The companion's own tool wins its name over a server's tool of the same name (a server called "toolnexus").
+    const ours = companionTools(s);
+    const theirs = toolsForAgent(listedTools(source), agentDeclaresTasks(server)).filter((t) => ours.length === 0 || (t as { name: string }).name !== WAIT_TOOL);
+    return outbound.relay({ tools: [...theirs, ...ours] });
+  });
   // The agent's notifications/cancelled aborts ctx.mcpReq.signal.
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const stopPolling = pollLater(s, ctx.http?.closeSSE);

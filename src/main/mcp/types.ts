@@ -25,6 +25,12 @@ export interface ExecuteContext {
   elicit?: AgentRequest;
   /** The server's `notifications/message` while this call is in flight, for the calling agent. */
   onlog?: (params: Record<string, unknown>) => void;
+  /**
+   * A question the server raised during this call, for the person to answer, opened (true) or
+   * ended (false): once each per question, so a call may hold several open at once. The gateway
+   * keeps the agent waiting meanwhile (gateway/heartbeat.ts, gateway/long-waits.ts).
+   */
+  onquestion?: (open: boolean) => void;
 }
 
 /** Sends one request to the agent and resolves with its result (rejects with its error). */

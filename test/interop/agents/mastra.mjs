@@ -15,11 +15,12 @@ function asResult(output) {
 }
 
 serve({
-  async connect({ target, clientName }) {
+  // timeoutMs "default": Mastra's own request timeout (its SDK client's 60 s).
+  async connect({ target, clientName, timeoutMs }) {
     // Mastra names its SDK client after the server's key in `servers`: the key is the clientInfo.name.
     server = clientName ?? "interop-mastra";
     const common = {
-      timeout: 120_000,
+      ...(timeoutMs === "default" ? {} : { timeout: timeoutMs ?? 120_000 }),
       enableProgressTracking: true,
       onToolError: "return",
       capabilities: { elicitation: { form: {}, url: {} } },

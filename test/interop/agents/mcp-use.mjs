@@ -30,10 +30,11 @@ serve({
     return { tools: session.tools.length };
   },
   listTools: async () => session.listTools(),
-  callTool: async ({ name, arguments: args, progress }) =>
+  // timeoutMs "default": the library's own request timeout (its SDK client's 60 s).
+  callTool: async ({ name, arguments: args, progress, timeoutMs }) =>
     session.callTool(name, args ?? {}, {
-      timeout: 120_000,
-      ...(progress ? { onprogress: (p) => emit({ event: "progress", params: p }), resetTimeoutOnProgress: true } : {}),
+      ...(timeoutMs === "default" ? {} : { timeout: timeoutMs ?? 120_000 }),
+      ...(progress ? { onprogress: (p) => emit({ event: "progress", params: { ...p, name } }), resetTimeoutOnProgress: true } : {}),
     }),
   listResources: async () => (await session.listResources()).resources,
   readResource: async ({ uri }) => session.readResource(uri),

@@ -32,10 +32,11 @@ serve({
   async listTools() {
     return (await client.listTools()).tools;
   },
-  async callTool({ name, arguments: args, progress }) {
+  // timeoutMs "default": the library's own request timeout (60 s), as an application that sets none gets.
+  async callTool({ name, arguments: args, progress, timeoutMs }) {
     return client.callTool({ name, arguments: args }, undefined, {
-      ...(progress ? { onprogress: (p) => emit({ event: "progress", params: p }), resetTimeoutOnProgress: true } : {}),
-      timeout: 120_000,
+      ...(progress ? { onprogress: (p) => emit({ event: "progress", params: { ...p, name } }), resetTimeoutOnProgress: true } : {}),
+      ...(timeoutMs === "default" ? {} : { timeout: timeoutMs ?? 120_000 }),
     });
   },
   listResources: async () => (await client.listResources()).resources,

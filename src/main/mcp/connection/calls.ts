@@ -15,7 +15,8 @@ import { LinkedAbort } from "../../base/linked-abort";
 import { MAX_SIGN_INS_PER_CONNECT } from "../../auth/session";
 
 import { IdleTimer } from "./idle-timer";
-import type { ActiveCall, ServerRequests } from "./server-requests";
+import type { ActiveCall } from "./active-call";
+import type { ServerRequests } from "./server-requests";
 import { isUnauthorized } from "./sign-in";
 import type { ConnectionTasks } from "./tasks";
 import type { TaskWire } from "../tasks/wire";

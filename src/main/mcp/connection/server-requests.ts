@@ -8,12 +8,12 @@ import { RELATED_TASK_META_KEY, type Client } from "@modelcontextprotocol/client
 import type { ServerConfig } from "../config/config";
 import { answerToElicitResult, elicitationProblem, elicitationToRequest, type ElicitResult } from "../elicit";
 import { forwardedNotifications, NO_AGENT_CAN_ANSWER } from "../forward";
-import type { AgentRequest, ExecuteContext } from "../types";
+import type { AgentRequest } from "../types";
 import type { WaitFor } from "../../inbox/wait-for";
 import { LinkedAbort } from "../../base/linked-abort";
 import { AgentGone } from "../../inbox/agent-gone";
 import { elicitViaAgent } from "./agent-or-person";
-import type { IdleTimer } from "./idle-timer";
+import { agentsOf, announceQuestion, onlyTool, type ActiveCall, type Question } from "./active-call";
 
 /**
  * How long a call waits for the server to re-fetch roots after notifications/roots/list_changed:
@@ -25,25 +25,6 @@ const ROOTS_FIRST_REFETCH_MS = 5_000;
 const ROOTS_REFETCH_MS = 10_000;
 
 type Progress = { progress: number; total?: number; message?: string };
-
-export interface ActiveCall {
-  agent?: string;
-  /** Whose roots the server must see during this call: the agent's session, or "config". */
-  rootsKey: string;
-  /** The tool called, by its name on the server: a question raised during it names it. */
-  tool: string;
-  /** The caller's hooks (gateway): who answers the server's requests during this call. */
-  ctx: ExecuteContext;
-  timer: IdleTimer;
-  /** Questions raised while this call was in flight; each ends when all its calls have ended. */
-  questions: Set<Question>;
-}
-
-interface Question {
-  calls: Set<ActiveCall>;
-  /** Follows the server's cancel; aborted by us when orphaned or when the connection ends. */
-  abort: LinkedAbort;
-}
 
 /** -32602: an elicitation refused for its params (out of bounds), so the server can tell it from a person's cancel. */
 class ElicitationRefused extends Error {
@@ -220,11 +201,14 @@ export class ServerRequests {
     for (const call of question.calls) call.questions.add(question);
     this.openQuestions.add(question);
     this.questionsChanged(+1);
+    let ended: (() => void) | undefined;
     try {
       const tool = onlyTool(question.calls);
       const agent = agentsOf(question.calls);
       const ctx = { server: this.host.config.name, ...(agent ? { agent } : {}), ...(tool ? { tool } : {}), signal: question.abort.signal };
       const byAgent = this.agentHook("elicit", params);
+      // Only a question for the person keeps its calls waiting on them; the agent answers its own on the call's stream.
+      if (!byAgent) ended = announceQuestion(question.calls);
       if (byAgent) return (await elicitViaAgent(byAgent, waitFor, request, params as Record<string, unknown>, ctx, (line) => this.host.log(line))) as never;
       const answer = await waitFor(request, ctx);
       // The SDK's content type is narrower than Record<string, unknown>; the Inbox checked the values.
@@ -235,6 +219,7 @@ export class ServerRequests {
       this.openQuestions.delete(question);
       for (const call of question.calls) call.questions.delete(question);
       this.questionsChanged(-1);
+      ended?.();
     }
   }
 
@@ -366,23 +351,4 @@ export class ServerRequests {
     }
     this.host.notified(method, params);
   }
-}
-
-/**
- * Who a question is asked for: the agent of each call it may belong to. When the wire does not
- * say which (two calls open on one stdio server), every one of them is named: "a or b".
- */
-function agentsOf(calls: Iterable<ActiveCall>): string | undefined {
-  const agents = [...new Set([...calls].map((c) => c.agent).filter((a): a is string => !!a))];
-  return agents.length > 0 ? agents.join(" or ") : undefined;
-}
-
-/** The tool a pushed question belongs to, when every call in flight is of that one tool. */
-function onlyTool(calls: Iterable<ActiveCall>): string | undefined {
-  let tool: string | undefined;
-  for (const call of calls) {
-    if (tool !== undefined && call.tool !== tool) return undefined;
-    tool = call.tool;
-  }
-  return tool;
 }

@@ -17,7 +17,8 @@ import { LegacyTaskWire, offersToolTasks, type ListedTask } from "../tasks/legac
 import { bindReceiver } from "../tasks/receiver";
 import type { Era } from "./era";
 import { IdleTimer } from "./idle-timer";
-import type { ActiveCall, ServerRequests } from "./server-requests";
+import type { ActiveCall } from "./active-call";
+import type { ServerRequests } from "./server-requests";
 
 export interface TasksHost {
   readonly config: ServerConfig;
