@@ -2,6 +2,7 @@
 // WebSocket transport both implement `CompanionApi`; main serves both from one handler map.
 import { AGENTS_INVOKE_CHANNELS, type AgentsInvokeMap, type TokenKept } from "./agents";
 export type { TokenKept } from "./agents";
+import { DEVICES_EVENT_CHANNELS, DEVICES_INVOKE_CHANNELS, type DevicesEventMap, type DevicesInvokeMap } from "./devices";
 import { HISTORY_INVOKE_CHANNELS, type HistoryInvokeMap } from "./history";
 import { RULES_EVENT_CHANNELS, RULES_INVOKE_CHANNELS, type RulesEventMap, type RulesInvokeMap } from "./rules";
 import type { ServerFormValue, ServerSaveArg, ServerSaveResult } from "./server-form";
@@ -89,7 +90,7 @@ const SERVER_MANAGEMENT_CHANNELS = [
   "servers:stopDemo",
 ] as const satisfies readonly (keyof ServerManagementInvokeMap)[];
 
-export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManagementInvokeMap, AgentsInvokeMap {
+export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManagementInvokeMap, AgentsInvokeMap, DevicesInvokeMap {
   "inbox:list": [void, PendingEntry[]];
   "inbox:answer": [AnswerInput, Answer];
   "servers:list": [void, ServerView[]];
@@ -115,7 +116,7 @@ export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManag
 }
 
 /** Event channels: channel → payload. */
-export interface EventMap extends RulesEventMap {
+export interface EventMap extends RulesEventMap, DevicesEventMap {
   "inbox:event": InboxEvent;
   "servers:changed": ServerView[];
   "settings:changed": Settings;
@@ -154,6 +155,7 @@ export const INVOKE_CHANNELS = [
   ...SERVER_MANAGEMENT_CHANNELS,
   ...RULES_INVOKE_CHANNELS,
   ...AGENTS_INVOKE_CHANNELS,
+  ...DEVICES_INVOKE_CHANNELS,
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [
@@ -162,6 +164,7 @@ export const EVENT_CHANNELS = [
   "settings:changed",
   "inbox:focus",
   ...RULES_EVENT_CHANNELS,
+  ...DEVICES_EVENT_CHANNELS,
 ] as const satisfies readonly EventChannel[];
 
 /** Every invoke resolves to an envelope; errors never throw across the boundary. */

@@ -19,7 +19,7 @@ export interface Layer {
 }
 
 const KITS = ["rpc", "http", "secrets", "process"];
-const FEATURES = ["inbox", "auth", "mcp", "mcp/config", "rules", "history", "client-configs", "hooks"];
+const FEATURES = ["inbox", "auth", "mcp", "mcp/config", "rules", "history", "client-configs", "hooks", "devices"];
 const BELOW_FEATURES = [...KITS, "base", "shared", "forms"];
 const WAYS_IN = ["desktop", "cli", "gateway", "api"];
 
@@ -41,6 +41,8 @@ export const LAYERS: Layer[] = [
   // Other apps' configs are read into, and imported as, entries of the companion's own config.
   { name: "client-configs", paths: ["src/main/client-configs"], may: ["inbox", "mcp/config", ...BELOW_FEATURES] },
   { name: "hooks", paths: ["src/main/hooks"], may: ["inbox", ...BELOW_FEATURES] },
+  // Paired devices: their listener is a second one of the http kit's parts, on another address.
+  { name: "devices", paths: ["src/main/devices"], may: ["inbox", ...BELOW_FEATURES] },
   ...WAYS_IN.map((name) => ({ name, paths: [`src/main/${name}`], may: [...FEATURES, ...BELOW_FEATURES] })),
   { name: "app", paths: ["src/main/app"], may: [...WAYS_IN, ...FEATURES, ...BELOW_FEATURES] },
   { name: "demo", paths: ["src/demo"], may: [] },

@@ -5,6 +5,7 @@
 import type { HandlerMap, InvokeMap } from "../../shared/contract";
 import type { AgentsHandlers } from "../client-configs/agents-handlers";
 import type { ImportHandlers } from "../client-configs/import-handlers";
+import type { DevicesHandlers } from "../devices/handlers";
 import type { HistoryHandlers } from "../history/handlers";
 import type { InboxHandlers } from "../inbox/handlers";
 import type { ServerManagementHandlers } from "../mcp/server-handlers";
@@ -24,6 +25,7 @@ export interface FeatureHandlers {
   history: HistoryHandlers;
   rules: RulesHandlers;
   settings: SettingsHandlers;
+  devices: DevicesHandlers;
 }
 
 export function mergeHandlers(features: FeatureHandlers): Handlers {
@@ -36,5 +38,6 @@ export function mergeHandlers(features: FeatureHandlers): Handlers {
     ...features.history,
     ...features.rules,
     ...features.settings,
+    ...features.devices,
   };
 }

@@ -15,6 +15,7 @@ import type { RulesHandle } from "../rules";
 import type { CompanionAuth } from "../auth";
 import { rotateGatewayToken, tokenPlace, type SecretStore } from "../secrets";
 import type { ServerParts } from "./core-servers";
+import type { DevicesHandlers } from "../devices/handlers";
 import type { Egress } from "./egress";
 
 export interface HandlerParts {
@@ -28,6 +29,8 @@ export interface HandlerParts {
   auth: CompanionAuth;
   secrets: SecretStore;
   settings: SettingsState;
+  /** The devices part's Settings channels (devicesOffHandlers when this run keeps none). */
+  devices: DevicesHandlers;
   egress: Egress;
   log: (line: string) => void;
   /** The gateway token now, and where it is set after a rotation. */
@@ -63,6 +66,7 @@ export function coreHandlers(p: HandlerParts): Handlers {
       }),
       inbox: createInboxHandlers({ inbox: p.inbox, openExternal: (url) => p.platform.openExternal(url) }),
       tools: createToolHandlers({ source }),
+      devices: p.devices,
       settings: createSettingsHandlers({
         settings,
         secrets,

@@ -25,6 +25,8 @@ import { createEvents, type CoreEvents, type EventHub } from "./core-events";
 import { coreHandlers } from "./core-handlers";
 import { startServers, type ServerParts } from "./core-servers";
 import { createEgress, type Egress } from "./egress";
+import { createAttribution, openDevices, type Attribution, type DeviceParts } from "./device-server";
+import type { DevicesOptionsOfCore } from "./device-server";
 
 export type { CoreEvents } from "./core-events";
 export { CONFIG_ERROR_ENTRY };
@@ -57,6 +59,8 @@ export interface CoreOptions {
    * and gateway come up at once instead of waiting for the slowest server. `ready` settles later.
    */
   connectInBackground?: boolean;
+  /** Answering from another device: its folder and the page it serves (off when absent). */
+  devices?: DevicesOptionsOfCore;
 }
 
 /** What core needs of a listener to report its address and close it last. */
@@ -142,11 +146,11 @@ interface QuestionParts {
 }
 
 /** The Inbox, the history that records it and the rules that answer it, in that order. */
-function openQuestions(options: CoreOptions, egress: Egress, log: (line: string) => void): QuestionParts {
+function openQuestions(options: CoreOptions, egress: Egress, log: (line: string) => void, attribution: Attribution): QuestionParts {
   const inbox = new Inbox(options.inbox);
   const redact = egress.stored;
   // History records every question from the moment the Inbox exists; it never blocks answering.
-  const history = options.historyPath ? openHistory(inbox, { path: options.historyPath, log, redact, ...(options.historyNative ? { native: options.historyNative } : {}) }) : undefined;
+  const history = options.historyPath ? openHistory(inbox, { path: options.historyPath, log, redact, answeredOn: attribution.of, ...(options.historyNative ? { native: options.historyNative } : {}) }) : undefined;
   // Rules answer matching questions the moment they are admitted (after history starts listening).
   const rules = openRules(inbox, { ...(options.rulesPath ? { path: options.rulesPath } : {}), log, redact });
   return { inbox, history, rules };
@@ -166,7 +170,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const state: CoreState = { token, whoAnswers: readWhoAnswersLogged(config, log), listeners: [] };
   for (const entry of skippedEntries(config)) log(`config: "${entry.name}" skipped: ${entry.reason}`);
 
-  const questions = openQuestions(options, egress, log);
+  const attribution = createAttribution();
+  const questions = openQuestions(options, egress, log, attribution);
   // Remote servers that need OAuth ask the person through the Inbox; the browser comes back to a
   // loopback listener of this run (RFC 8252: the registration is kept whatever its port).
   const oauthHub = new CallbackHub();
@@ -206,8 +211,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     settings.on((value) => events.emit("settings:changed", value)),
     questions.rules.on((list) => events.emit("rules:changed", list)),
   ];
-  const handlers = coreHandlers({
+  // Devices answer through the core's own handlers (allow-listed), made just below.
+  let handlers: Handlers | undefined;
+  const devices = openDevices({ ...options.devices, log, handlers: () => handlers!, events, attribution, changed: (state) => events.emit("devices:changed", state) });
+  handlers = coreHandlers({
     ...questions,
+    devices: devices.handlers,
     platform: options.platform,
     configPath: fromFile,
     servers,
@@ -233,12 +242,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       for (const unsubscribe of unsubscribes) unsubscribe();
       servers.stopEvents();
       settings.close();
-      await Promise.allSettled([...state.listeners.map((l) => l.close()), oauthCallback.close()]);
+      await Promise.allSettled([...state.listeners.map((l) => l.close()), oauthCallback.close(), devices.close()]);
       events.clear();
     })();
     return closing;
   };
-  return coreApi({ questions, servers, settings, egress, events, handlers, log, state, close });
+  await devices.start();
+  return coreApi({ questions, servers, settings, egress, events, handlers, log, state, close, devices });
 }
 
 /** What changes while the core runs: the token (rotated), the config's who-answers (edited), the listener. */
@@ -257,6 +267,7 @@ interface CoreParts {
   handlers: Handlers;
   log: (line: string) => void;
   state: CoreState;
+  devices: DeviceParts;
   close(): Promise<void>;
 }
 

@@ -82,6 +82,13 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec("ALTER TABLE questions ADD COLUMN repeats INTEGER NOT NULL DEFAULT 1");
     },
   },
+  {
+    version: 4,
+    describe: "device: the paired device a question was answered on, by its name",
+    up(db) {
+      db.exec("ALTER TABLE questions ADD COLUMN device TEXT");
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
