@@ -14,7 +14,7 @@ import { inboxWaitFor } from "../../src/main/inbox";
 import type { DevicesState } from "../../src/shared/devices";
 import { PAIRING_CODE_MS } from "../../src/shared/devices";
 import { httpsCall, invoke, openDeviceSocket, proof } from "../helpers/device-client";
-import { becomesTrue } from "../helpers/poll";
+import { becomesTrue, until } from "../helpers/poll";
 
 let core: Core;
 let loopback: CompanionServer;
@@ -115,16 +115,15 @@ describe("the device listener", () => {
     // A question answered on the device: History says which device answered.
     const inbox = core.internals.inbox;
     const asked2 = inboxWaitFor(inbox)({ id: "form-1", kind: "input", prompt: "Name?", data: { schema: { type: "object", properties: { name: { type: "string" } } } } }, { server: "s", signal: new AbortController().signal });
-    await becomesTrue(() => inbox.list().length === 1);
+    expect(await becomesTrue(() => inbox.list().length === 1, 5000)).toBe(true);
     const answered = await invoke(ws!, "inbox:answer", { id: "form-1", ok: true, data: { name: "Ada" } });
     expect(answered.ok).toBe(true);
     expect((await asked2).data).toEqual({ name: "Ada" });
-    let record: any;
-    await becomesTrue(async () => {
+    const record = await until(async () => {
       const page = await invoke(ws!, "history:list", {});
-      record = page.value.items.find((r: any) => r.requestId === "form-1");
-      return record?.outcome === "accepted";
-    });
+      const found = page.value.items.find((r: any) => r.requestId === "form-1");
+      return found?.outcome === "accepted" ? found : undefined;
+    }, 5000, "the answer in History");
     expect(record.device).toBe("Phone");
     expect(record.by).toBe("person");
 
