@@ -7,6 +7,7 @@ import { caller, refusal, type Call } from "./api";
 import { Clock } from "./clock.svelte";
 import { ConnectionState } from "./connection.svelte";
 import { FirstRunState } from "./first-run.svelte";
+import { DevicesStore } from "./devices.svelte";
 import { InboxState } from "./inbox.svelte";
 import { Nav } from "./nav.svelte";
 import { QuestionState } from "./question.svelte";
@@ -26,6 +27,8 @@ export interface PageOptions {
    * a new question then waits behind a banner instead of taking the screen and the focus.
    */
   typing?: () => boolean;
+  /** A paired device: it may read and answer the Inbox and read History, nothing else. */
+  device?: boolean;
 }
 
 export class Page {
@@ -42,15 +45,21 @@ export class Page {
   readonly ruleNotes: RuleNotes;
   readonly rules: RulesState;
   readonly firstRun: FirstRunState;
+  /** Settings → Answer from another device (the computer only). */
+  readonly devices: DevicesStore;
   /** The Servers view's folds, search and drafts, kept while the person is in another view. */
   readonly serversView = new ServersViewState();
   /** Why the last load could not fetch a part ("Questions: …"), shown until the next load. */
   loadErrors = $state<string[]>([]);
 
+  /** A paired device's page: Inbox and History only, no rules offered. */
+  readonly device: boolean;
+
   constructor(
     private readonly api: CompanionApi,
     private readonly options: PageOptions = {},
   ) {
+    this.device = options.device ?? false;
     const call = (this.call = caller(api));
     this.settings = new SettingsState(call);
     this.servers = new ServersState(call);
@@ -60,6 +69,7 @@ export class Page {
     this.ruleNotes = new RuleNotes(this.clock);
     this.rules = new RulesState(call, this.ruleNotes);
     this.firstRun = new FirstRunState(call, this.servers, this.runs);
+    this.devices = new DevicesStore(call);
   }
 
   /** Subscribes to main's events, loads the first snapshot, and ticks the clock for "2 min ago". */
@@ -71,6 +81,7 @@ export class Page {
       // The tray or a notification asked for this question: show it with the keyboard in it.
       this.api.on("inbox:focus", ({ id }) => this.question.open(id)),
       this.api.on("rules:changed", (rules) => this.rules.changed(rules)),
+      this.api.on("devices:changed", (state) => this.devices.changed(state)),
     ];
     // Once a second: the Inbox shows how long each question has left before it expires.
     const stopClock = this.clock.start();
@@ -87,6 +98,11 @@ export class Page {
     const part = (label: string) => (result: Envelope<unknown>) => {
       if (!result.ok) errors.push(`${label}: ${refusal(result)}`);
     };
+    if (this.options.device) {
+      await this.inbox.load().then(part("Questions"));
+      this.loadErrors = errors;
+      return;
+    }
     // Each part lands as soon as it comes: a question must not wait for the settings to show.
     await Promise.all([this.inbox.load().then(part("Questions")), this.servers.load().then(part("Servers")), this.settings.load().then(part("Settings"))]);
     this.loadErrors = errors;
@@ -98,7 +114,7 @@ export class Page {
     this.connection.linked(connected);
     if (reconnected) {
       void this.load();
-      void this.firstRun.load();
+      if (!this.options.device) void this.firstRun.load();
     }
   }
 
@@ -118,7 +134,7 @@ export class Page {
       this.refusals.add(event);
       return;
     }
-    if (event.type === "answered" && event.by === "rule" && event.ruleId) void this.rules.answered(event.ruleId);
+    if (event.type === "answered" && event.by === "rule" && event.ruleId && !this.options.device) void this.rules.answered(event.ruleId);
     const displayed = this.question.displays(event.id);
     const entry = this.inbox.settled(event.id);
     this.question.settled(event, entry, displayed);
