@@ -201,6 +201,26 @@ describe("the device listener", () => {
     await call("devices:revoke", { id });
   });
 
+  it("keeps a paired device's push subscription, and serves the public routes other features mount", async () => {
+    now += 61_000;
+    const { id, key } = await pairDevice("Watch");
+    const registry = core.deviceRegistry()!;
+    const subscription = { endpoint: "https://push.example/send/abc", keys: { p256dh: "BPk", auth: "au" } };
+    const kept = await httpsCall(`${url}/v1/device/push`, { method: "POST", headers: { host, "content-type": "application/json", "x-device-proof": proof(key, now) }, body: JSON.stringify({ subscription }) });
+    expect(kept.status).toBe(200);
+    expect(registry.list().find((d) => d.id === id)?.push).toEqual({ ...subscription, expirationTime: null });
+    expect((await httpsCall(`${url}/v1/device/push`, { method: "POST", headers: { host, "content-type": "application/json" }, body: JSON.stringify({ subscription }) })).status).toBe(401);
+    expect(registry.baseUrl()).toBe(url);
+    expect(registry.questionUrl("elc-1")).toBe(`${url}/#/q/elc-1`);
+
+    expect(() => registry.addPublicRoute({ prefix: "/v1/pair/x", handle: () => {} })).toThrow(/not under \/v1\/pair/);
+    registry.addPublicRoute({ prefix: "/v1/act", handle: (_req, res) => void res.writeHead(200).end("acted") });
+    expect(await httpsCall(`${url}/v1/act/abc`, { method: "POST", headers: { host } })).toMatchObject({ status: 200, body: "acted" });
+    // Its Host rule holds for a public route too.
+    expect((await httpsCall(`${url}/v1/act/abc`, { method: "POST", headers: { host: "evil.example" } })).status).toBe(403);
+    await call("devices:revoke", { id });
+  });
+
   it("limits pairing attempts per address", async () => {
     now += 61_000;
     const statuses: number[] = [];

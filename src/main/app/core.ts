@@ -27,6 +27,7 @@ import { startServers, type ServerParts } from "./core-servers";
 import { createEgress, type Egress } from "./egress";
 import { createAttribution, openDevices, type Attribution, type DeviceParts } from "./device-server";
 import type { DevicesOptionsOfCore } from "./device-server";
+import type { DeviceRegistry } from "../devices/devices";
 
 export type { CoreEvents } from "./core-events";
 export { CONFIG_ERROR_ENTRY };
@@ -99,6 +100,8 @@ export interface Core {
   attachListener(listener: AttachedListener): void;
   /** Asks every view to show question `id` (tray menu, notification click). */
   focus(id: string): void;
+  /** The paired devices and the device listener, for features that reach them (push); absent when this run keeps none. */
+  deviceRegistry(): DeviceRegistry | undefined;
   /** Settles once every server is connected or failed. */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -305,6 +308,7 @@ function coreApi(p: CoreParts): Core {
       settings.setGatewayUrl(`${listener.url}/mcp`);
     },
     focus: (id) => events.emit("inbox:focus", { id }),
+    deviceRegistry: () => p.devices.service,
     ready: servers.ready,
     close: p.close,
     internals: { inbox, source },

@@ -73,7 +73,7 @@ export function readSetting(value: unknown): DeviceListenerSetting {
   }
   if (value.publicHost !== undefined && value.publicHost !== "") {
     const host = text(value.publicHost, 253);
-    if (!host || !/^[A-Za-z0-9.-]+$/.test(host)) throw new Error('"publicHost" must be a host name (letters, digits, dots and dashes)');
+    if (!host || !/^[A-Za-z0-9.-]+(?::\d{1,5})?$/.test(host)) throw new Error('"publicHost" must be a host name, with a port when devices reach it at another one (machine.tailnet.ts.net or machine.tailnet.ts.net:443)');
     setting.publicHost = host.toLowerCase();
   }
   return setting;

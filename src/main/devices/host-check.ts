@@ -9,14 +9,25 @@ export interface HostNames {
   hosts: Set<string>;
 }
 
+/** The public host's name and the port devices reach it at (the listener's own unless it says another). */
+export function publicEndpoint(publicHost: string, port: number): { name: string; port: number } {
+  const match = /^(.*?)(?::(\d{1,5}))?$/.exec(publicHost)!;
+  return { name: match[1].toLowerCase(), port: match[2] ? Number(match[2]) : port };
+}
+
+/** `https://<name>[:port]` as a browser writes it (no :443). */
+export function originOf(name: string, port: number): string {
+  return port === 443 ? `https://${name}` : `https://${name}:${port}`;
+}
+
 export function hostNames(address: string, port: number, publicHost?: string): HostNames {
   const bracketed = address.includes(":") ? `[${address.toLowerCase()}]` : address;
   const hosts = new Set([`${bracketed}:${port}`]);
   if (publicHost) {
-    hosts.add(`${publicHost}:${port}`);
-    // `tailscale serve` answers on 443 and passes the Host it was reached at.
-    hosts.add(publicHost);
-    hosts.add(`${publicHost}:443`);
+    // `tailscale serve` answers on 443 and passes on the Host it was reached at.
+    const endpoint = publicEndpoint(publicHost, port);
+    hosts.add(`${endpoint.name}:${endpoint.port}`);
+    if (endpoint.port === 443) hosts.add(endpoint.name);
   }
   return { hosts };
 }

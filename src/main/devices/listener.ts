@@ -18,7 +18,7 @@ import { MAX_BODY_BYTES } from "../../shared/limits";
 import { errorMessage, isPlainObject } from "../../shared/unknown-value";
 import type { ListenerCertificate } from "./certificate";
 import type { DevicePublicRoute } from "./devices";
-import { hostNames, ownHost, type HostNames } from "./host-check";
+import { hostNames, originOf, ownHost, publicEndpoint, type HostNames } from "./host-check";
 import type { PairedDevices } from "./paired";
 import { DEVICE_PROTOCOL, freshKey, proofOf } from "./proof";
 import { AddressLimit } from "./rate-limit";
@@ -46,6 +46,8 @@ export interface DeviceListenerOptions {
   now?: () => number;
   /** Pairing attempts (and refused keys) per address and minute. */
   attemptsPerMinute?: number;
+  /** The nonces seen, kept by the service so a restart of the listener does not forget them. */
+  replay?: ReplayGuard;
   deadlines?: Partial<SocketDeadlines>;
 }
 
@@ -181,7 +183,7 @@ export async function startDeviceListener(options: DeviceListenerOptions): Promi
   const ctx: Context = {
     options,
     names: hostNames(options.address, port, options.publicHost),
-    replay: new ReplayGuard(now),
+    replay: options.replay ?? new ReplayGuard(now),
     attempts: new AddressLimit(options.attemptsPerMinute ?? 10, 60_000, now),
     log,
   };
@@ -212,9 +214,9 @@ export async function startDeviceListener(options: DeviceListenerOptions): Promi
     socket.on("error", () => {});
     writeRaw(socket, 400, "Bad request.");
   });
-  const host = options.publicHost ?? (options.address.includes(":") ? `[${options.address}]` : options.address);
+  const endpoint = options.publicHost ? publicEndpoint(options.publicHost, port) : { name: options.address.includes(":") ? `[${options.address}]` : options.address, port };
   return {
-    url: `https://${host}:${port}`,
+    url: originOf(endpoint.name, endpoint.port),
     port,
     close: () =>
       new Promise<void>((resolvePromise) => {

@@ -12,6 +12,8 @@ import type { DevicePublicRoute, DevicePushSubscription, DeviceRegistry, PairedD
 import { startDeviceListener, type DeviceListener, type DeviceListenerOptions } from "./listener";
 import { PairedDevices } from "./paired";
 import { Pairing } from "./pairing";
+import { ReplayGuard } from "./replay";
+import { publicEndpoint } from "./host-check";
 import type { DeviceAddress } from "../../shared/devices";
 
 export interface DeviceServiceOptions {
@@ -40,6 +42,7 @@ export class DeviceService implements DeviceRegistry {
   private readonly log: (line: string) => void;
   private readonly now: () => number;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly replay: ReplayGuard;
 
   constructor(private readonly options: DeviceServiceOptions) {
     this.log = options.log ?? (() => {});
@@ -47,6 +50,7 @@ export class DeviceService implements DeviceRegistry {
     this.book = openBook(options.dir, this.log);
     this.problem = this.book.problem;
     this.devices = new PairedDevices(this.book, new Pairing(this.now), this.now, this.log);
+    this.replay = new ReplayGuard(this.now);
     this.devices.onChange(() => this.emit());
   }
 
@@ -158,7 +162,7 @@ export class DeviceService implements DeviceRegistry {
     const problem = addressProblem(setting.address, this.addresses());
     if (problem) throw new Error(problem);
     const address = setting.address!;
-    const certificate = await listenerCertificate(this.options.dir, setting.certificate, setting.publicHost ?? address);
+    const certificate = await listenerCertificate(this.options.dir, setting.certificate, setting.publicHost ? publicEndpoint(setting.publicHost, setting.port).name : address);
     this.listener = await startDeviceListener({
       address,
       port: setting.port,
@@ -170,6 +174,7 @@ export class DeviceService implements DeviceRegistry {
       publicRoutes: () => this.routes,
       log: this.log,
       now: this.now,
+      replay: this.replay,
       ...this.options.listener,
     });
     this.fingerprint = certificate.fingerprint;
