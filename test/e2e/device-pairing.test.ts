@@ -15,7 +15,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inboxWaitFor } from "../../src/main/inbox";
 import type { Answer } from "../../src/shared/types";
-import { axeViolations, CHROMIUM_ARGS, horizontalOverflow, rendererDir, SHOTS, startApp, useBrowser, type App } from "./harness";
+import { axeViolations, CHROMIUM_ARGS, horizontalOverflow, rendererDir, shootAll, SHOTS, startApp, useBrowser, type App } from "./harness";
 
 const UI_TIMEOUT = 20_000;
 const tag = randomBytes(3).toString("hex");
@@ -154,8 +154,8 @@ describe("a paired phone across a network boundary", () => {
     const link = await readQr(desktop);
     expect(link).toMatch(new RegExp(`^https://${HOST_ADDR.replace(/\./g, "\\.")}:\\d+/#/pair/[A-Za-z0-9_-]{22}$`));
     await expect(section.getByText(link)).toBeDefined();
-    await section.scrollIntoViewIfNeeded();
-    await desktop.screenshot({ path: join(SHOTS, "device-settings-1280x800-light.png"), fullPage: false });
+    // The computer's Settings with the QR: 1280 and 420 px, light and dark, axe-clean.
+    await shootAll(desktop, "device-settings", { show: ".pairing-offer" });
 
     phoneBrowser = await launchPhone(readFileSync(join(devicesDir, "device-cert.pem"), "utf8"));
     phoneContext = await phoneBrowser.newContext({ viewport: PHONES[0], isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
@@ -175,11 +175,27 @@ describe("a paired phone across a network boundary", () => {
     await form.getByRole("button", { name: "Pair" }).tap();
     await phone.getByRole("status", { name: "Waiting for the computer" }).waitFor();
     await shootPhone(phone, "waiting");
+    await shootAll(desktop, "device-settings-asking", { show: ".devices-settings .device-list" });
     await section.getByRole("button", { name: "Confirm Phone" }).click();
     await phone.getByRole("navigation", { name: "Main" }).waitFor();
     const tabs = await phone.getByRole("navigation", { name: "Main" }).getByRole("button").allInnerTexts();
     expect(tabs).toEqual(["Inbox", "History"]);
     await section.getByRole("list", { name: "Paired devices" }).getByText("Phone").waitFor();
+
+    // Installable: the manifest is served and read, and the service worker keeps the shell only.
+    const manifest = await phone.evaluate(async () => {
+      const link = document.querySelector<HTMLLinkElement>('link[rel="manifest"]');
+      return link ? ((await (await fetch(link.href)).json()) as { name: string; icons: unknown[] }) : null;
+    });
+    expect(manifest?.name).toBe("Toolnexus Companion");
+    expect(manifest?.icons.length).toBeGreaterThanOrEqual(2);
+    const cached = await phone.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      const cache = await caches.open("tnc-shell-v1");
+      return (await cache.keys()).map((r) => new URL(r.url).pathname);
+    });
+    expect(cached).toContain("/index.html");
+    expect(cached.filter((p) => p.startsWith("/v1/") || p === "/ws")).toEqual([]);
   });
 
   it("answers a form question and an approval on the phone, and History says the phone answered", async () => {
@@ -207,7 +223,9 @@ describe("a paired phone across a network boundary", () => {
     await question.getByRole("checkbox", { name: "Tell the team" }).tap();
     expect(await smallTargets(phone)).toEqual([]);
     // The answer buttons sit at the bottom of the screen, in the thumb's reach.
-    expect(await bottomGap(question.getByRole("button", { name: "Accept" }))).toBeLessThan(24);
+    const accept = question.getByRole("button", { name: "Accept" });
+    await expect.poll(() => accept.isEnabled(), { timeout: UI_TIMEOUT }).toBe(true);
+    expect(await bottomGap(accept)).toBeLessThan(24);
     await shootPhone(phone, "form");
     await question.getByRole("button", { name: "Accept" }).tap();
     expect((await form).data).toEqual({ environment: "staging", note: "Fixes the cart", notify: true });
@@ -227,10 +245,34 @@ describe("a paired phone across a network boundary", () => {
     await card.getByRole("button", { name: "Allow" }).tap();
     expect((await approval).ok).toBe(true);
 
+    // A URL question opens in the phone's own browser, from the same consent card.
+    const link = ask(e2e.app, { id: `link-${tag}`, kind: "authorization", prompt: "Approve the deploy in the dashboard", url: "https://dashboard.example/deploys/42" });
+    await phone.getByRole("list", { name: "Pending questions" }).getByRole("button", { name: /Approve the deploy/ }).tap();
+    const urlCard = phone.getByRole("region", { name: "Authorization request" });
+    // The phone's namespace has no way out: the dashboard is played by the browser itself.
+    await phoneContext.route("https://dashboard.example/**", (route) => route.fulfill({ contentType: "text/html", body: "<title>Dashboard</title>" }));
+    const opened = phoneContext.waitForEvent("page");
+    await urlCard.getByRole("button", { name: "Open in browser" }).tap();
+    const tab = await opened;
+    await tab.waitForLoadState();
+    expect(tab.url()).toBe("https://dashboard.example/deploys/42");
+    await tab.close();
+    await urlCard.getByRole("button", { name: "Done" }).tap();
+    expect((await link).ok).toBe(true);
+
+    // A sign-in that comes back to the computer's loopback: finished there, not opened here.
+    const signIn = ask(e2e.app, { id: `signin-${tag}`, kind: "authorization", prompt: "Sign in to the tracker", url: "https://auth.example/authorize?client_id=c&redirect_uri=http%3A%2F%2F127.0.0.1%3A41234%2Fcallback" });
+    await phone.getByRole("list", { name: "Pending questions" }).getByRole("button", { name: /Sign in to the tracker/ }).tap();
+    const signInCard = phone.getByRole("region", { name: "Authorization request" });
+    await signInCard.getByText("Finish this on the computer.").waitFor();
+    expect(await signInCard.getByRole("button", { name: "Open in browser" }).count()).toBe(0);
+    await shootPhone(phone, "sign-in");
+    await signInCard.getByRole("button", { name: "Cancel" }).tap();
+    expect((await signIn).ok).toBe(false);
+
     await phone.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "History" }).tap();
     const records = phone.getByRole("list", { name: "History records" });
-    await records.getByText("by you on Phone").first().waitFor();
-    expect(await records.getByText("by you on Phone").count()).toBe(2);
+    await expect.poll(() => records.getByText("by you on Phone").count(), { timeout: UI_TIMEOUT }).toBe(4);
     await expect(phone.getByRole("region", { name: "Keeping history" }).count()).resolves.toBe(0);
     await shootPhone(phone, "history");
   });

@@ -47,6 +47,7 @@ describe("device mode", () => {
     render(UrlCard, { props: { entry: e, answer: vi.fn(async (a) => ok(a)), openUrl: vi.fn(), onDevice: true } });
     expect(screen.getByRole("note").textContent).toMatch(/Finish this on the computer/);
     expect(screen.queryByRole("button", { name: "Open in browser" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Done" })).toBeNull();
     expect(screen.getByRole("button", { name: "Decline" })).toBeTruthy();
   });
 
