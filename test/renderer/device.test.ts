@@ -60,6 +60,15 @@ describe("device mode", () => {
 });
 
 describe("Settings → Answer from another device", () => {
+  it("is not shown when this run of the companion keeps no devices", async () => {
+    const api = fakeApi({ "devices:get": async () => ({ ok: false, error: { code: "unavailable", message: "not in this run" } }) });
+    const devices = new DevicesStore(caller(api));
+    render(DevicesSettings, { props: { devices, clock: new Clock() } });
+    await waitFor(() => expect(devices.available).toBe(false));
+    expect(screen.queryByRole("region", { name: "Answer from another device" })).toBeNull();
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
   it("is off, turns on with the picked address, shows the QR and confirms and revokes devices", async () => {
     const running: DevicesState = {
       ...devicesOff,

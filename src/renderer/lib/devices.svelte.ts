@@ -7,6 +7,8 @@ import type { Call } from "./api";
 export class DevicesStore {
   value = $state.raw<DevicesState | null>(null);
   error = $state("");
+  /** False when this run of the companion keeps no devices (then Settings shows no section). */
+  available = $state(true);
   #seen = 0;
 
   constructor(private readonly call: Call) {}
@@ -21,6 +23,10 @@ export class DevicesStore {
     const seen = this.#seen;
     const result = await this.call("devices:get");
     if (result.ok && this.#seen === seen) this.value = result.value;
+    if (!result.ok && result.error.code === "unavailable") {
+      this.available = false;
+      return;
+    }
     this.error = result.ok ? "" : result.error.message;
   }
 
