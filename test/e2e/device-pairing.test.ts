@@ -245,10 +245,27 @@ describe("a paired phone across a network boundary", () => {
     await card.getByRole("button", { name: "Allow" }).tap();
     expect((await approval).ok).toBe(true);
 
-    // A URL question opens in the phone's own browser, from the same consent card.
+    // Two link questions at once: the first takes the screen; the second is opened by its link
+    // (what a notification points at), not from the list.
     const link = ask(e2e.app, { id: `link-${tag}`, kind: "authorization", prompt: "Approve the deploy in the dashboard", url: "https://dashboard.example/deploys/42" });
+    const signIn = ask(e2e.app, { id: `signin-${tag}`, kind: "authorization", prompt: "Sign in to the tracker", url: "https://auth.example/authorize?client_id=c&redirect_uri=http%3A%2F%2F127.0.0.1%3A41234%2Fcallback" });
+    await phone.getByRole("list", { name: "Pending questions" }).getByRole("button", { name: /Sign in to the tracker/ }).waitFor();
+    const linkCard = (prompt: string) => phone.getByRole("region", { name: "Authorization request" }).filter({ hasText: prompt });
+    await linkCard("Approve the deploy").waitFor();
+    expect(e2e.app.core.deviceRegistry()!.questionUrl(`signin-${tag}`)).toBe(`${new URL(phone.url()).origin}/#/q/signin-${tag}`);
+    await phone.evaluate((id) => (location.hash = `#/q/${encodeURIComponent(id)}`), `signin-${tag}`);
+
+    // A sign-in that comes back to the computer's loopback: finished there, not opened here.
+    const signInCard = linkCard("Sign in to the tracker");
+    await signInCard.getByText("Finish this on the computer.").waitFor();
+    expect(await signInCard.getByRole("button", { name: "Open in browser" }).count()).toBe(0);
+    await shootPhone(phone, "sign-in");
+    await signInCard.getByRole("button", { name: "Cancel" }).tap();
+    expect((await signIn).ok).toBe(false);
+
+    // A URL question opens in the phone's own browser, from the same consent card.
     await phone.getByRole("list", { name: "Pending questions" }).getByRole("button", { name: /Approve the deploy/ }).tap();
-    const urlCard = phone.getByRole("region", { name: "Authorization request" });
+    const urlCard = linkCard("Approve the deploy");
     // The phone's namespace has no way out: the dashboard is played by the browser itself.
     await phoneContext.route("https://dashboard.example/**", (route) => route.fulfill({ contentType: "text/html", body: "<title>Dashboard</title>" }));
     const opened = phoneContext.waitForEvent("page");
@@ -259,16 +276,6 @@ describe("a paired phone across a network boundary", () => {
     await tab.close();
     await urlCard.getByRole("button", { name: "Done" }).tap();
     expect((await link).ok).toBe(true);
-
-    // A sign-in that comes back to the computer's loopback: finished there, not opened here.
-    const signIn = ask(e2e.app, { id: `signin-${tag}`, kind: "authorization", prompt: "Sign in to the tracker", url: "https://auth.example/authorize?client_id=c&redirect_uri=http%3A%2F%2F127.0.0.1%3A41234%2Fcallback" });
-    await phone.getByRole("list", { name: "Pending questions" }).getByRole("button", { name: /Sign in to the tracker/ }).tap();
-    const signInCard = phone.getByRole("region", { name: "Authorization request" });
-    await signInCard.getByText("Finish this on the computer.").waitFor();
-    expect(await signInCard.getByRole("button", { name: "Open in browser" }).count()).toBe(0);
-    await shootPhone(phone, "sign-in");
-    await signInCard.getByRole("button", { name: "Cancel" }).tap();
-    expect((await signIn).ok).toBe(false);
 
     await phone.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "History" }).tap();
     const records = phone.getByRole("list", { name: "History records" });

@@ -73,9 +73,13 @@ export function openDevices(options: DevicePartsOptions): DeviceParts {
   const sessionOf = (device: StoredDevice): WsServer => {
     let server = sessions.get(device.id);
     if (!server) {
-      const handlers = deviceHandlers(options.handlers(), {
+      const allowed = deviceHandlers(options.handlers(), {
         answering: (id, run) => options.attribution.during(id, device.name, run),
       });
+      // Every call is the device being seen (saved at most once a minute: devices/paired.ts).
+      const handlers = Object.fromEntries(
+        Object.entries(allowed).map(([channel, handler]) => [channel, (arg: unknown) => (service.devices.seen(device.id), handler(arg))]),
+      ) as Handlers;
       server = createWsServer({ handlers, events: inboxEventsOnly(options.events) }, options.log);
       sessions.set(device.id, server);
     }
