@@ -4,7 +4,7 @@ import { describe, expect, it, vi, afterEach } from "vitest";
 import { render, screen, fireEvent, waitFor } from "@testing-library/svelte";
 import UrlCard from "../../src/renderer/components/UrlCard.svelte";
 import DevicesSettings from "../../src/renderer/components/DevicesSettings.svelte";
-import { deviceProof, isDeviceMode, readRoute, returnsToComputer } from "../../src/renderer/lib/device";
+import { deviceProof, isDeviceMode, pairState, readRoute, returnsToComputer } from "../../src/renderer/lib/device";
 import { DevicesStore } from "../../src/renderer/lib/devices.svelte";
 import { Clock } from "../../src/renderer/lib/clock.svelte";
 import { caller } from "../../src/renderer/lib/api";
@@ -37,6 +37,23 @@ describe("device mode", () => {
     expect(Math.abs(Number(a[3]) - Date.now())).toBeLessThan(5000);
     expect(a[4]).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(a[4]).not.toBe(b[4]);
+  });
+
+  it("proves with the companion's time when its own clock is off, learnt from the answers' Date", async () => {
+    const companionNow = Date.now() + 10 * 60_000;
+    const times: number[] = [];
+    const fetchMock = vi.fn(async (_url: string, init?: RequestInit) => {
+      const proof = String((init?.headers as Record<string, string>)["x-device-proof"]);
+      const time = Number(proof.split(".")[3]);
+      times.push(time);
+      const fresh = Math.abs(time - companionNow) < 60_000;
+      return new Response(fresh ? JSON.stringify({ state: "paired" }) : "Refused.", { status: fresh ? 200 : 401, headers: { date: new Date(companionNow).toUTCString() } });
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    expect(await pairState("tncd1.id.secret")).toBe("paired");
+    expect(times).toHaveLength(2);
+    expect(Math.abs(times[1] - companionNow)).toBeLessThan(5_000);
+    vi.unstubAllGlobals();
   });
 
   it("says a sign-in that returns to the computer's loopback is finished there, and offers no Open", () => {

@@ -33,8 +33,24 @@ function nonce(): string {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+// How far this device's clock is from the companion's, learnt from the Date of its answers: main
+// refuses a proof more than a minute off, and a phone's clock can be (set by hand, no network time).
+let clockOffsetMs = 0;
+
+/** Learns the companion's time from a response; true when the offset changed by much. */
+function learnClock(response: Response): boolean {
+  const date = Date.parse(response.headers.get("date") ?? "");
+  if (!Number.isFinite(date)) return false;
+  const offset = date - Date.now();
+  // Date has whole seconds: within 5 s, the device's clock is taken as it is.
+  const next = Math.abs(offset) > 5_000 ? offset : 0;
+  const changed = Math.abs(next - clockOffsetMs) > 5_000;
+  clockOffsetMs = next;
+  return changed;
+}
+
 export function deviceProof(key: string): string {
-  return `${key}.${Date.now()}.${nonce()}`;
+  return `${key}.${Date.now() + clockOffsetMs}.${nonce()}`;
 }
 
 export type Route = { kind: "pair"; code: string } | { kind: "question"; id: string } | { kind: "none" };
@@ -56,9 +72,11 @@ export function readRoute(hash: string = location.hash): Route {
 export type PairState = "asking" | "paired" | "refused" | "unreachable";
 
 /** Whether this device's key is paired, still waiting for the person's yes, or refused. */
-export async function pairState(key: string): Promise<PairState> {
+export async function pairState(key: string, retried = false): Promise<PairState> {
   try {
     const response = await fetch("/v1/pair/state", { headers: { "x-device-proof": deviceProof(key) }, cache: "no-store" });
+    // Refused because this device's clock is off: once more with the companion's time.
+    if (learnClock(response) && response.status === 401 && !retried) return pairState(key, true);
     if (response.status === 401) return "refused";
     if (!response.ok) return "unreachable";
     const body = (await response.json()) as { state?: string };
@@ -72,6 +90,7 @@ export async function pairState(key: string): Promise<PairState> {
 export async function askToPair(code: string, name: string): Promise<{ ok: true; key: string } | { ok: false; message: string }> {
   try {
     const response = await fetch("/v1/pair", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code, name }) });
+    learnClock(response);
     if (response.status === 201) {
       const body = (await response.json()) as { key?: string };
       if (typeof body.key === "string") return { ok: true, key: body.key };
