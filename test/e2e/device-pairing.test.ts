@@ -171,10 +171,13 @@ describe("a paired phone across a network boundary", () => {
     const loopback = await phone.evaluate(async (url) => fetch(url).then(() => "reached", () => "unreachable"), e2e.app.server.url);
     expect(loopback).toBe("unreachable");
 
+    // The person went back to the Inbox meanwhile: the computer says a device asks, wherever they are.
+    await desktop.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Inbox" }).click();
     await form.getByRole("textbox", { name: "Name this device" }).fill("Phone");
     await form.getByRole("button", { name: "Pair" }).tap();
     await phone.getByRole("status", { name: "Waiting for the computer" }).waitFor();
     await shootPhone(phone, "waiting");
+    await desktop.getByRole("status", { name: "A device asks to pair" }).getByRole("button", { name: "Open Settings" }).click();
     await shootAll(desktop, "device-settings-asking", { show: ".devices-settings .device-list" });
     await section.getByRole("button", { name: "Confirm Phone" }).click();
     await phone.getByRole("navigation", { name: "Main" }).waitFor();
