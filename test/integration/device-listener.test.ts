@@ -221,6 +221,41 @@ describe("the device listener", () => {
     await call("devices:revoke", { id });
   });
 
+  it("takes hostile input on the device listener as a refusal of that request, never the process", async () => {
+    now += 61_000;
+    const escaped: unknown[] = [];
+    const onEscape = (error: unknown) => escaped.push(error);
+    process.on("unhandledRejection", onEscape);
+    process.on("uncaughtException", onEscape);
+    try {
+      const { id, key } = await pairDevice("Hostile");
+      const post = (body: string) => httpsCall(`${url}/v1/pair`, { method: "POST", headers: { host, "content-type": "application/json" }, body });
+      expect((await post("{ not json")).status).toBe(400);
+      expect((await post(JSON.stringify({ code: "x".repeat(10_000), name: "big" }))).status).toBe(413);
+      expect((await post(`${"[".repeat(5000)}${"]".repeat(5000)}`)).status).toBe(413);
+      // Plain HTTP on the TLS port: the connection ends, the listener lives on.
+      const plain = await fetch(`http://${host}/`).then(() => "answered", () => "refused");
+      expect(plain).toBe("refused");
+      // A paired device's socket: bad JSON and a message nested too deep close it; a new one works.
+      const first = await openDeviceSocket(url, ["tnc-device-v1", proof(key, now)], { host });
+      const closed = new Promise<number>((resolve) => first.ws!.once("close", (code) => resolve(code)));
+      first.ws!.send("{ nope");
+      expect(await closed).toBe(1007);
+      const second = await openDeviceSocket(url, ["tnc-device-v1", proof(key, now)], { host });
+      const closed2 = new Promise<number>((resolve) => second.ws!.once("close", (code) => resolve(code)));
+      second.ws!.send(`{"t":"invoke","id":1,"channel":"inbox:list","arg":${"[".repeat(100)}${"]".repeat(100)}}`);
+      expect(await closed2).toBe(1009);
+      const third = await openDeviceSocket(url, ["tnc-device-v1", proof(key, now)], { host });
+      expect((await invoke(third.ws!, "inbox:list")).ok).toBe(true);
+      third.ws!.close();
+      await call("devices:revoke", { id });
+      expect(escaped).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onEscape);
+      process.off("uncaughtException", onEscape);
+    }
+  });
+
   it("limits pairing attempts per address", async () => {
     now += 61_000;
     const statuses: number[] = [];
