@@ -35,6 +35,12 @@ export interface DevicePublicRoute {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void> | void;
 }
 
+/**
+ * Where a device's page hands over its subscription: `POST /v1/device/push` on the device listener,
+ * `{ "subscription": PushSubscription.toJSON() }` (or `null` to forget it), with the device's proof
+ * (listener.ts); it lands in setPushSubscription. The core hands the registry out as
+ * `core.deviceRegistry()`.
+ */
 export interface DeviceRegistry {
   /** The confirmed devices, oldest first. */
   list(): PairedDevice[];
