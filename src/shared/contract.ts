@@ -2,6 +2,7 @@
 // WebSocket transport both implement `CompanionApi`; main serves both from one handler map.
 import { AGENTS_INVOKE_CHANNELS, type AgentsInvokeMap, type TokenKept } from "./agents";
 export type { TokenKept } from "./agents";
+import { DEVICES_EVENT_CHANNELS, DEVICES_INVOKE_CHANNELS, type DevicesEventMap, type DevicesInvokeMap } from "./devices";
 import { HISTORY_INVOKE_CHANNELS, type HistoryInvokeMap } from "./history";
 import { REACH_INVOKE_CHANNELS, type ReachInvokeMap } from "./reach";
 import { RULES_EVENT_CHANNELS, RULES_INVOKE_CHANNELS, type RulesEventMap, type RulesInvokeMap } from "./rules";
@@ -101,7 +102,7 @@ export interface TasksInvokeMap {
 
 const TASKS_INVOKE_CHANNELS = ["tasks:list", "tasks:cancel"] as const satisfies readonly (keyof TasksInvokeMap)[];
 
-export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManagementInvokeMap, AgentsInvokeMap, TasksInvokeMap, ReachInvokeMap {
+export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManagementInvokeMap, AgentsInvokeMap, TasksInvokeMap, ReachInvokeMap, DevicesInvokeMap {
   "inbox:list": [void, PendingEntry[]];
   "inbox:answer": [AnswerInput, Answer];
   "servers:list": [void, ServerView[]];
@@ -127,7 +128,7 @@ export interface InvokeMap extends HistoryInvokeMap, RulesInvokeMap, ServerManag
 }
 
 /** Event channels: channel → payload. */
-export interface EventMap extends RulesEventMap {
+export interface EventMap extends RulesEventMap, DevicesEventMap {
   "inbox:event": InboxEvent;
   "servers:changed": ServerView[];
   "settings:changed": Settings;
@@ -170,6 +171,7 @@ export const INVOKE_CHANNELS = [
   ...AGENTS_INVOKE_CHANNELS,
   ...TASKS_INVOKE_CHANNELS,
   ...REACH_INVOKE_CHANNELS,
+  ...DEVICES_INVOKE_CHANNELS,
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [
@@ -179,6 +181,7 @@ export const EVENT_CHANNELS = [
   "inbox:focus",
   "tasks:changed",
   ...RULES_EVENT_CHANNELS,
+  ...DEVICES_EVENT_CHANNELS,
 ] as const satisfies readonly EventChannel[];
 
 /** Every invoke resolves to an envelope; errors never throw across the boundary. */

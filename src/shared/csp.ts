@@ -9,6 +9,8 @@
 //   which `style-src` restricts; an inline <style> or style attribute a server smuggled in is.
 // - connect-src 'self': browser mode's WebSocket back to the page's own host and port ('self'
 //   covers ws: on the same host); the desktop page talks over IPC and has nothing to connect to.
+// - manifest-src and worker-src 'self': the paired device's page (lib/device.ts) links the web app
+//   manifest and registers the service worker that keeps its shell, both files of our own.
 // - No directive that only works as a header (frame-ancestors, sandbox): in a meta tag browsers
 //   ignore them with a console error. Framing is refused by X-Frame-Options: DENY instead.
 export const PAGE_CSP = [
@@ -22,4 +24,6 @@ export const PAGE_CSP = [
   "base-uri 'none'",
   "form-action 'none'",
   "frame-src 'none'",
+  "manifest-src 'self'",
+  "worker-src 'self'",
 ].join("; ");

@@ -48,6 +48,8 @@ export interface HistoryRecord {
   fields: AskedField[];
   outcome: HistoryOutcome;
   by?: HistoryBy;
+  /** The paired device the person answered on (its name then), when not the computer. */
+  device?: string;
   /** Why it ended when not accepted: the answer's reason, the withdrawal message, the refusal. */
   reason?: string;
   /** The answer's data with credential-looking fields masked and URLs reduced. */

@@ -19,7 +19,7 @@ export interface Layer {
 }
 
 const KITS = ["rpc", "http", "secrets", "process"];
-const FEATURES = ["inbox", "auth", "mcp", "mcp/config", "rules", "history", "client-configs", "hooks", "reach"];
+const FEATURES = ["inbox", "auth", "mcp", "mcp/config", "rules", "history", "client-configs", "hooks", "devices", "reach"];
 const BELOW_FEATURES = [...KITS, "base", "shared", "forms"];
 const WAYS_IN = ["desktop", "cli", "gateway", "api"];
 
@@ -43,6 +43,8 @@ export const LAYERS: Layer[] = [
   { name: "hooks", paths: ["src/main/hooks"], may: ["inbox", ...BELOW_FEATURES] },
   // Questions that find the person away from the desk: Web Push, ntfy, webhooks, email.
   { name: "reach", paths: ["src/main/reach"], may: ["inbox", ...BELOW_FEATURES] },
+  // Paired devices: their listener is a second one of the http kit's parts, on another address.
+  { name: "devices", paths: ["src/main/devices"], may: ["inbox", ...BELOW_FEATURES] },
   ...WAYS_IN.map((name) => ({ name, paths: [`src/main/${name}`], may: [...FEATURES, ...BELOW_FEATURES] })),
   { name: "app", paths: ["src/main/app"], may: [...WAYS_IN, ...FEATURES, ...BELOW_FEATURES] },
   { name: "demo", paths: ["src/demo"], may: [] },

@@ -6,6 +6,7 @@ import type { ReachView } from "../../src/shared/reach";
 import { vi } from "vitest";
 import type { CompanionApi, Envelope, EventChannel, EventMap, FormCheck, InvokeChannel, Settings } from "../../src/shared/contract";
 import type { ServerView } from "../../src/shared/types";
+import type { DevicesState } from "../../src/shared/devices";
 import type { PendingEntry, ToolInfo } from "../../src/shared/types";
 import { checkFormAnswer } from "../../src/forms/check-answer";
 import { caller, type Call } from "../../src/renderer/lib/api";
@@ -16,6 +17,13 @@ export const settings: Settings = {
   gateway: { url: "http://127.0.0.1:7315/mcp", tokenSet: true },
   keychain: { available: true, detail: "Secret Service" },
   secretNames: ["GITHUB_TOKEN"],
+};
+
+export const devicesOff: DevicesState = {
+  setting: { enabled: false, port: 7316, certificate: { kind: "own" } },
+  addresses: [{ address: "192.168.1.20", interface: "wlan0", family: "IPv4", tailnet: false }],
+  devices: [],
+  asking: [],
 };
 
 export type FakeApi = CompanionApi & {
@@ -62,6 +70,11 @@ export function fakeApi(overrides: Partial<Record<InvokeChannel, (arg: any) => P
   const impl = <C extends InvokeChannel>(channel: C) => overrides[channel] ?? defaults[channel];
   const defaults: Record<InvokeChannel, (arg: any) => Promise<Envelope<any>>> = {
     "inbox:list": async () => ok([]),
+    "devices:get": async () => ok(devicesOff),
+    "devices:configure": async (setting) => ok({ ...devicesOff, setting }),
+    "devices:startPairing": async () => ok(devicesOff),
+    "devices:confirm": async () => ok(devicesOff),
+    "devices:revoke": async () => ok(devicesOff),
     "history:list": async () => ok({ items: [], hasMore: false }),
     "history:clear": async () => ok({ removed: 0 }),
     "agents:list": async () => ok([]),

@@ -5,6 +5,7 @@
 import type { HandlerMap, InvokeMap } from "../../shared/contract";
 import type { AgentsHandlers } from "../client-configs/agents-handlers";
 import type { ImportHandlers } from "../client-configs/import-handlers";
+import type { DevicesHandlers } from "../devices/handlers";
 import type { HistoryHandlers } from "../history/handlers";
 import type { InboxHandlers } from "../inbox/handlers";
 import type { ServerManagementHandlers } from "../mcp/server-handlers";
@@ -28,6 +29,7 @@ export interface FeatureHandlers {
   tasks: TasksHandlers;
   reach: ReachHandlers;
   settings: SettingsHandlers;
+  devices: DevicesHandlers;
 }
 
 export function mergeHandlers(features: FeatureHandlers): Handlers {
@@ -42,5 +44,6 @@ export function mergeHandlers(features: FeatureHandlers): Handlers {
     ...features.tasks,
     ...features.reach,
     ...features.settings,
+    ...features.devices,
   };
 }

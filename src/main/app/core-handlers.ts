@@ -16,6 +16,7 @@ import type { CompanionAuth } from "../auth";
 import { rotateGatewayToken, tokenPlace, type SecretStore } from "../secrets";
 import type { ServerParts } from "./core-servers";
 import type { TasksHandlers } from "../history/tasks-handlers";
+import type { DevicesHandlers } from "../devices/handlers";
 import type { Egress } from "./egress";
 import type { ReachHandlers } from "../reach/handlers";
 
@@ -32,6 +33,8 @@ export interface HandlerParts {
   auth: CompanionAuth;
   secrets: SecretStore;
   settings: SettingsState;
+  /** The devices part's Settings channels (devicesOffHandlers when this run keeps none). */
+  devices: DevicesHandlers;
   egress: Egress;
   log: (line: string) => void;
   /** The gateway token now, and where it is set after a rotation. */
@@ -76,6 +79,7 @@ export function coreHandlers(p: HandlerParts): Handlers {
       inbox: createInboxHandlers({ inbox: p.inbox, openExternal: (url) => p.platform.openExternal(url) }),
       tools: createToolHandlers({ source }),
       reach: p.reach,
+      devices: p.devices,
       settings: createSettingsHandlers({
         settings,
         secrets,

@@ -28,8 +28,11 @@ import { startServers, type ServerParts } from "./core-servers";
 import { openTasks } from "./core-tasks";
 import type { TaskLedger } from "../mcp/tasks/ledger";
 import { createEgress, type Egress } from "./egress";
-import { openReach, type ReachCoreOptions } from "./reach";
+import { devicesForReach, openReach, reachPublicRoute, type ReachCoreOptions } from "./reach";
 import type { Reach } from "../reach/reach";
+import { createAttribution, openDevices, type Attribution, type DeviceParts } from "./device-server";
+import type { DevicesOptionsOfCore } from "./device-server";
+import type { DeviceRegistry } from "../devices/devices";
 
 export type { CoreEvents } from "./core-events";
 export { CONFIG_ERROR_ENTRY };
@@ -64,6 +67,8 @@ export interface CoreOptions {
   connectInBackground?: boolean;
   /** Questions that find the person away from the desk (app/reach.ts). */
   reach?: ReachCoreOptions;
+  /** Answering from another device: its folder and the page it serves (off when absent). */
+  devices?: DevicesOptionsOfCore;
 }
 
 /** What core needs of a listener to report its address and close it last. */
@@ -102,6 +107,8 @@ export interface Core {
   attachListener(listener: AttachedListener): void;
   /** Asks every view to show question `id` (tray menu, notification click). */
   focus(id: string): void;
+  /** The paired devices and the device listener, for features that reach them (push); absent when this run keeps none. */
+  deviceRegistry(): DeviceRegistry | undefined;
   /** Settles once every server is connected or failed. */
   ready: Promise<void>;
   /** What the device listener mounts of reach/: the ntfy Allow/Deny route, the VAPID public key. */
@@ -151,11 +158,11 @@ interface QuestionParts {
 }
 
 /** The Inbox, the history that records it and the rules that answer it, in that order. */
-function openQuestions(options: CoreOptions, egress: Egress, log: (line: string) => void): QuestionParts {
+function openQuestions(options: CoreOptions, egress: Egress, log: (line: string) => void, attribution: Attribution): QuestionParts {
   const inbox = new Inbox(options.inbox);
   const redact = egress.stored;
   // History records every question from the moment the Inbox exists; it never blocks answering.
-  const history = options.historyPath ? openHistory(inbox, { path: options.historyPath, log, redact, ...(options.historyNative ? { native: options.historyNative } : {}) }) : undefined;
+  const history = options.historyPath ? openHistory(inbox, { path: options.historyPath, log, redact, answeredOn: attribution.of, ...(options.historyNative ? { native: options.historyNative } : {}) }) : undefined;
   // Rules answer matching questions the moment they are admitted (after history starts listening).
   const rules = openRules(inbox, { ...(options.rulesPath ? { path: options.rulesPath } : {}), log, redact });
   return { inbox, history, rules };
@@ -175,7 +182,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const state: CoreState = { token, whoAnswers: readWhoAnswersLogged(config, log), longWaits: readLongWaitsLogged(config, log), listeners: [] };
   for (const entry of skippedEntries(config)) log(`config: "${entry.name}" skipped: ${entry.reason}`);
 
-  const questions = openQuestions(options, egress, log);
+  const attribution = createAttribution();
+  const questions = openQuestions(options, egress, log, attribution);
   // Followed tasks are kept in History's file (so they outlive this run), else in memory.
   const tasks = openTasks(questions.history, egress.stored, log);
   // Remote servers that need OAuth ask the person through the Inbox; the browser comes back to a
@@ -214,15 +222,22 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   if (history) settings.setHistorySize(() => ({ bytes: history.store.sizeBytes(), budgetBytes: history.store.budgetBytes }));
   await settings.refreshSecretNames();
 
-  const reach = openReach(options.reach, { inbox: questions.inbox, secrets, egress, log });
   const unsubscribes = [
     questions.inbox.on((event) => events.emit("inbox:event", event)),
     settings.on((value) => events.emit("settings:changed", value)),
     questions.rules.on((list) => events.emit("rules:changed", list)),
     tasks.watch(servers.source, events),
   ];
-  const handlers = coreHandlers({
+  // Devices answer through the core's own handlers (allow-listed), made just below.
+  let handlers: Handlers | undefined;
+  const devices = openDevices({ ...options.devices, log, handlers: () => handlers!, events, attribution, changed: (state) => events.emit("devices:changed", state) });
+  // A question not answered at the desk reaches the paired devices (push, links to the device
+  // listener) and the channels; ntfy's Allow/Deny links come back through the device listener.
+  const reach = openReach({ ...(devices.service ? devicesForReach(devices.service) : {}), ...options.reach }, { inbox: questions.inbox, secrets, egress, log });
+  devices.service?.addPublicRoute(reachPublicRoute(reach.reach));
+  handlers = coreHandlers({
     ...questions,
+    devices: devices.handlers,
     platform: options.platform,
     configPath: fromFile,
     servers,
@@ -252,12 +267,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       for (const unsubscribe of unsubscribes) unsubscribe();
       servers.stopEvents();
       settings.close();
-      await Promise.allSettled([...state.listeners.map((l) => l.close()), oauthCallback.close()]);
+      await Promise.allSettled([...state.listeners.map((l) => l.close()), oauthCallback.close(), devices.close()]);
       events.clear();
     })();
     return closing;
   };
-  return coreApi({ questions, servers, settings, egress, events, handlers, log, state, close, tasks: tasks.ledger, reach: reach.reach });
+  await devices.start();
+  return coreApi({ questions, servers, settings, egress, events, handlers, log, state, close, tasks: tasks.ledger, reach: reach.reach, devices });
 }
 
 /** What changes while the core runs: the token (rotated), the config's who-answers (edited), the listener. */
@@ -280,6 +296,7 @@ interface CoreParts {
   state: CoreState;
   tasks: TaskLedger;
   reach: Reach;
+  devices: DeviceParts;
   close(): Promise<void>;
 }
 
@@ -317,6 +334,7 @@ function coreApi(p: CoreParts): Core {
       settings.setGatewayUrl(`${listener.url}/mcp`);
     },
     focus: (id) => events.emit("inbox:focus", { id }),
+    deviceRegistry: () => p.devices.service,
     ready: servers.ready,
     reach: { actionRoute: p.reach.actionRoute, vapidPublicKey: p.reach.vapidPublicKey },
     close: p.close,

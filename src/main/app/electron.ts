@@ -4,6 +4,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createCore } from "./core";
+import { defaultDevicesDir } from "../devices/paths";
 import { parseDesktopArgs } from "../desktop/args";
 import { runDesktopApp } from "../desktop/app";
 import { utilityHelperLauncher } from "../desktop/keychain-helper";
@@ -50,7 +51,7 @@ void runDesktopApp({
     // The keychain helper (a utility process, no server) starts meanwhile.
     const [, secrets] = await Promise.all([installOrphanGuard({ log }), openSecretStore({ launch: utilityHelperLauncher(path.join(outDir, "main", "keychain-helper.cjs")) })]);
     // The tray and window come up at once; servers show "connecting" until they are ready.
-    const core = await createCore({ configPath: args.configPath, platform, log, scrubber, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), historyNative: desktopHistoryNative(path.dirname(outDir)), rulesPath: defaultRulesPath(), reach: { path: defaultReachPath(), idleSeconds: systemIdleSeconds } });
+    const core = await createCore({ configPath: args.configPath, platform, log, scrubber, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), historyNative: desktopHistoryNative(path.dirname(outDir)), rulesPath: defaultRulesPath(), reach: { path: defaultReachPath(), idleSeconds: systemIdleSeconds }, devices: { dir: defaultDevicesDir(), staticDir: path.join(outDir, "renderer") } });
     if (claim) {
       try {
         const server = await startCompanionServer(core, { staticDir: path.join(outDir, "renderer"), log, claim });

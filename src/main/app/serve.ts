@@ -24,6 +24,7 @@ import { resolveConfigPath } from "../mcp/config/file";
 import { packageRoot } from "../base/package-root";
 import { defaultHistoryPath } from "../history";
 import { defaultRulesPath } from "../rules";
+import { defaultDevicesDir } from "../devices/paths";
 
 /** In a browser the page opens URLs itself, and there is no login item to manage. */
 export const browserPlatform: Platform = {
@@ -65,7 +66,9 @@ async function main(argv: string[]): Promise<void> {
   // The keychain helper starts meanwhile: it is no server, and it exits when our pipe closes.
   // (A failure from here on exits the process, which gives the claimed port back.)
   const [guard, secrets] = await Promise.all([installOrphanGuard({ log }), openSecretStore()]);
-  const core = await createCore({ configPath: args.config, platform: browserPlatform, log, scrubber, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath(), reach: { path: defaultReachPath() } });
+  // From the install folder, so it holds whether this runs from src/main/app or from its bundle.
+  const staticDir = join(installFolder(), "out", "renderer");
+  const core = await createCore({ configPath: args.config, platform: browserPlatform, log, scrubber, secrets, connectInBackground: true, historyPath: defaultHistoryPath(), rulesPath: defaultRulesPath(), reach: { path: defaultReachPath() }, devices: { dir: defaultDevicesDir(), staticDir } });
   // Handlers before the link is printed: whoever reads it may signal at once, and a SIGTERM
   // without a handler would kill us without closing the servers.
   let stopping = false;
@@ -100,8 +103,6 @@ async function main(argv: string[]): Promise<void> {
     connected.add(s.name);
     log(`server ${s.name}: connected (${s.toolCount} tools)`);
   });
-  // From the install folder, so it holds whether this runs from src/main/app or from its bundle.
-  const staticDir = join(installFolder(), "out", "renderer");
   let server;
   try {
     server = await startCompanionServer(core, { claim, staticDir, log });

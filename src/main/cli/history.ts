@@ -54,7 +54,7 @@ function took(ms: number | undefined): string {
 function formatHistoryTable(records: HistoryRecord[]): string {
   const rows = records.map((r) => [
     localTime(r.receivedAt),
-    outcomeWord(r.outcome, r.kind) + (r.repeats ? ` ×${r.repeats}` : "") + (r.by ? ` (${r.by})` : ""),
+    outcomeWord(r.outcome, r.kind) + (r.repeats ? ` ×${r.repeats}` : "") + (r.by ? ` (${r.by}${r.device ? ` on ${r.device}` : ""})` : ""),
     cell(kindLabel(r.kind, r.requestId), 14),
     cell([r.server, r.agent].filter(Boolean).join(" / ") || "—", 28),
     took(r.answerMs),

@@ -108,6 +108,13 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    describe: "device: the paired device a question was answered on, by its name",
+    up(db) {
+      db.exec("ALTER TABLE questions ADD COLUMN device TEXT");
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -19,6 +19,8 @@ export interface HistoryOptions extends FloodOptions, Pick<WriteQueueOptions, "r
    * Inbox may later carry `by` on its "answered" event itself; that wins. Default: the person.
    */
   answeredBy?: (id: string, answer: Answer) => HistoryBy | undefined;
+  /** The paired device question `id` was answered on (its name), asked once as it is answered. */
+  answeredOn?: (id: string) => string | undefined;
   /** How often retention runs after the sweep at start. */
   sweepEveryMs?: number;
 }
@@ -76,7 +78,8 @@ export function attachHistory(inbox: Inbox, store: HistoryStore, options: Histor
         const entry = open.get(event.id);
         if (!entry) return;
         const by = eventBy(event) ?? options.answeredBy?.(event.id, event.answer) ?? "person";
-        settle(event.id, answerSettlement(event.answer, entry.schema, by, now()));
+        const device = by === "person" ? options.answeredOn?.(event.id) : undefined;
+        settle(event.id, { ...answerSettlement(event.answer, entry.schema, by, now()), ...(device ? { device } : {}) });
         return;
       }
       case "withdrawn":

@@ -23,6 +23,8 @@ export type NewQuestion = Omit<HistoryRecord, "rowId" | "answerMs" | "repeats">;
 export interface Settlement {
   outcome: Exclude<HistoryOutcome, "pending">;
   by: HistoryBy;
+  /** The paired device it was answered on (its name). */
+  device?: string;
   reason?: string;
   answer?: Record<string, unknown>;
   settledAt: number;
@@ -45,6 +47,7 @@ interface Row {
   fields: string;
   outcome: string;
   by: string | null;
+  device: string | null;
   reason: string | null;
   answer: string | null;
   received_at: number;
@@ -76,6 +79,7 @@ function toRecord(row: Row): HistoryRecord {
   if (row.agent !== null) record.agent = row.agent;
   if (row.url !== null) record.url = row.url;
   if (row.by !== null && (HISTORY_BY as readonly string[]).includes(row.by)) record.by = row.by as HistoryBy;
+  if (row.device !== null) record.device = row.device;
   if (row.reason !== null) record.reason = row.reason;
   const answer = parseJson<unknown>(row.answer, undefined);
   if (answer !== null && typeof answer === "object" && !Array.isArray(answer)) record.answer = answer as Record<string, unknown>;
@@ -104,8 +108,8 @@ export class HistoryStore extends HistoryDb {
     return this.run("insert", (db) => {
       const result = this.statement(
         db,
-        `INSERT INTO questions (request_id, kind, prompt, server, agent, url, fields, outcome, by, reason, answer, received_at, settled_at, answer_ms)
-         VALUES (@requestId, @kind, @prompt, @server, @agent, @url, @fields, @outcome, @by, @reason, @answer, @receivedAt, @settledAt, @answerMs)`,
+        `INSERT INTO questions (request_id, kind, prompt, server, agent, url, fields, outcome, by, device, reason, answer, received_at, settled_at, answer_ms)
+         VALUES (@requestId, @kind, @prompt, @server, @agent, @url, @fields, @outcome, @by, @device, @reason, @answer, @receivedAt, @settledAt, @answerMs)`,
       ).run({
         requestId: question.requestId,
         kind: question.kind,
@@ -116,6 +120,7 @@ export class HistoryStore extends HistoryDb {
         fields: JSON.stringify(question.fields),
         outcome: question.outcome,
         by: question.by ?? null,
+        device: question.device ?? null,
         reason: question.reason ?? null,
         answer: question.answer === undefined ? null : JSON.stringify(question.answer),
         receivedAt: question.receivedAt,
@@ -132,13 +137,14 @@ export class HistoryStore extends HistoryDb {
     return this.run("settle", (db) => {
       const result = this.statement(
         db,
-        `UPDATE questions SET outcome = @outcome, by = @by, reason = @reason, answer = @answer,
+        `UPDATE questions SET outcome = @outcome, by = @by, device = @device, reason = @reason, answer = @answer,
            settled_at = @settledAt, answer_ms = MAX(0, @settledAt - received_at)
          WHERE request_id = @requestId AND outcome = 'pending'`,
       ).run({
         requestId,
         outcome: settlement.outcome,
         by: settlement.by,
+        device: settlement.device ?? null,
         reason: settlement.reason ?? null,
         answer: settlement.answer === undefined ? null : JSON.stringify(settlement.answer),
         settledAt: settlement.settledAt,

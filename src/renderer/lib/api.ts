@@ -5,6 +5,10 @@
 // else, and never need a try/catch.
 import type { CompanionApi, Envelope, InvokeArg, InvokeChannel, InvokeResult } from "../../shared/contract";
 import { createWsTransport } from "./ws-transport";
+import { deviceProof } from "./device";
+
+/** The subprotocol the device listener answers with (main's devices/proof.ts). */
+const DEVICE_PROTOCOL = "tnc-device-v1";
 import { errorMessage } from "../../shared/unknown-value";
 
 declare global {
@@ -13,7 +17,8 @@ declare global {
   }
 }
 
-export type Mode = "electron" | "browser";
+/** "device": a paired phone or tablet on the device listener (Inbox and History only). */
+export type Mode = "electron" | "browser" | "device";
 
 export interface Connection {
   api: CompanionApi;
@@ -55,6 +60,12 @@ function forgetTokenInUrl(): void {
   if (!url.searchParams.has("token")) return;
   url.searchParams.delete("token");
   history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+}
+
+/** A paired device: the WebSocket offers the device protocol and a fresh proof on every connect. */
+export function connectDevice(key: string): Connection {
+  const transport = createWsTransport({ protocols: () => [DEVICE_PROTOCOL, deviceProof(key)] });
+  return { api: transport.api, mode: "device", onConnection: transport.onConnection };
 }
 
 export function connect(): Connection {

@@ -7,6 +7,7 @@ import { caller, refusal, type Call } from "./api";
 import { Clock } from "./clock.svelte";
 import { ConnectionState } from "./connection.svelte";
 import { FirstRunState } from "./first-run.svelte";
+import { DevicesStore } from "./devices.svelte";
 import { InboxState } from "./inbox.svelte";
 import { Nav } from "./nav.svelte";
 import { QuestionState } from "./question.svelte";
@@ -28,6 +29,8 @@ export interface PageOptions {
    * a new question then waits behind a banner instead of taking the screen and the focus.
    */
   typing?: () => boolean;
+  /** A paired device: it may read and answer the Inbox and read History, nothing else. */
+  device?: boolean;
 }
 
 export class Page {
@@ -48,15 +51,21 @@ export class Page {
   readonly tasks: TasksState;
   /** Settings → When you are away (loaded when Settings opens). */
   readonly reach: ReachState;
+  /** Settings → Answer from another device (the computer only). */
+  readonly devices: DevicesStore;
   /** The Servers view's folds, search and drafts, kept while the person is in another view. */
   readonly serversView = new ServersViewState();
   /** Why the last load could not fetch a part ("Questions: …"), shown until the next load. */
   loadErrors = $state<string[]>([]);
 
+  /** A paired device's page: Inbox and History only, no rules offered. */
+  readonly device: boolean;
+
   constructor(
     private readonly api: CompanionApi,
     private readonly options: PageOptions = {},
   ) {
+    this.device = options.device ?? false;
     const call = (this.call = caller(api));
     this.settings = new SettingsState(call);
     this.servers = new ServersState(call);
@@ -68,6 +77,7 @@ export class Page {
     this.firstRun = new FirstRunState(call, this.servers, this.runs);
     this.tasks = new TasksState(call);
     this.reach = new ReachState(call);
+    this.devices = new DevicesStore(call);
   }
 
   /** Subscribes to main's events, loads the first snapshot, and ticks the clock for "2 min ago". */
@@ -80,6 +90,7 @@ export class Page {
       this.api.on("inbox:focus", ({ id }) => this.question.open(id)),
       this.api.on("rules:changed", (rules) => this.rules.changed(rules)),
       this.api.on("tasks:changed", (list) => this.tasks.changed(list)),
+      this.api.on("devices:changed", (state) => this.devices.changed(state)),
     ];
     // Once a second: the Inbox shows how long each question has left before it expires.
     const stopClock = this.clock.start();
@@ -96,6 +107,11 @@ export class Page {
     const part = (label: string) => (result: Envelope<unknown>) => {
       if (!result.ok) errors.push(`${label}: ${refusal(result)}`);
     };
+    if (this.options.device) {
+      await this.inbox.load().then(part("Questions"));
+      this.loadErrors = errors;
+      return;
+    }
     // Each part lands as soon as it comes: a question must not wait for the settings to show.
     await Promise.all([this.inbox.load().then(part("Questions")), this.servers.load().then(part("Servers")), this.settings.load().then(part("Settings"))]);
     this.loadErrors = errors;
@@ -108,7 +124,7 @@ export class Page {
     this.connection.linked(connected);
     if (reconnected) {
       void this.load();
-      void this.firstRun.load();
+      if (!this.options.device) void this.firstRun.load();
     }
   }
 
@@ -128,7 +144,7 @@ export class Page {
       this.refusals.add(event);
       return;
     }
-    if (event.type === "answered" && event.by === "rule" && event.ruleId) void this.rules.answered(event.ruleId);
+    if (event.type === "answered" && event.by === "rule" && event.ruleId && !this.options.device) void this.rules.answered(event.ruleId);
     const displayed = this.question.displays(event.id);
     const entry = this.inbox.settled(event.id);
     this.question.settled(event, entry, displayed);

@@ -18,6 +18,8 @@ export interface WsTransportOptions {
   WebSocketImpl?: typeof WebSocket;
   minDelayMs?: number;
   maxDelayMs?: number;
+  /** Subprotocols offered on each (re)connect: a paired device's fresh proof (lib/device.ts). */
+  protocols?: () => string[];
 }
 
 export interface WsTransport {
@@ -78,7 +80,7 @@ export function createWsTransport(options: WsTransportOptions = {}): WsTransport
 
   function connect(): void {
     if (closed) return;
-    const ws = new WS(url);
+    const ws = options.protocols ? new WS(url, options.protocols()) : new WS(url);
     socket = ws;
     ws.onopen = () => {
       const reconnected = everConnected;

@@ -200,7 +200,9 @@ describe("TasksStore", () => {
     tasks.started(task());
     const raw = new Database(file, { readonly: true });
     expect(raw.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(4);
+    // The tasks table came in at version 4; later migrations (the answering device) run too.
+    expect(MIGRATIONS.find((m) => m.describe.startsWith("tasks:"))?.version).toBe(4);
+    expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
     raw.close();
   });
 });
