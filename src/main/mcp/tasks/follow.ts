@@ -201,6 +201,10 @@ class Follower implements Followed {
   private async poll(first: TaskSnapshot | undefined): Promise<Ending> {
     const signal = this.stop.signal;
     let snapshot = first ?? (await this.wire.get(this.record.taskId, signal));
+    // A 2026-07-28 task as created may have ended already, but never carries its result or error.
+    if (first && !this.wire.result && ((first.status === "completed" && !first.result) || (first.status === "failed" && !first.error))) {
+      snapshot = await this.wire.get(this.record.taskId, signal);
+    }
     for (;;) {
       this.note(snapshot);
       switch (snapshot.status) {
