@@ -32,7 +32,7 @@ interface Run {
 
 async function run(config: Record<string, unknown>, ledger: Ledger = memoryLedger()): Promise<Run> {
   const told: TaskRecord[] = [];
-  const started = startMcp({ mcpServers: config } as never, { waitFor: person.waitFor, tasks: ledger });
+  const started = startMcp({ mcpServers: config } as never, { waitFor: person.waitFor, tasks: ledger, log: process.env.TASKS_LOG ? (l) => console.log(l) : undefined });
   started.source.on((event) => event.type === "task" && told.push(event.record));
   await started.ready;
   return { source: started.source, ledger, told };
@@ -133,5 +133,95 @@ describe.each(["streamable HTTP", "stdio"] as const)("a 2026-07-28 server with t
     await expect(call).rejects.toThrow("the agent disconnected");
     expect(live.ledger.get(record.id)).toMatchObject({ state: "cancelled", outcome: "cancelled: the caller stopped waiting (the agent disconnected)" });
     if (server) await until(async () => (await server!.seen()).some((s) => s.method === "tasks/cancel" && s.taskId === record.taskId), 5_000, "tasks/cancel of the abandoned task");
+  }, 20_000);
+});
+
+describe("restarts mid-task", () => {
+  it("the companion restarts: a new run with the same ledger follows the task again, asks its question again, and writes its end", async () => {
+    const server = await startTasksServer2026();
+    const ledger = memoryLedger();
+    const config = { tasks: { url: server.url } };
+    try {
+      policy = () => undefined;
+      const first = await run(config, ledger);
+      const from = person.seen.length;
+      const since = Date.now();
+      const call = tool(first.source, "greet").execute({}, { agent: "greeter-bot" });
+      call.catch(() => undefined);
+      await asked("What is your name?", from);
+      const record = await recordOf(ledger, "greet", since);
+      await until(() => ledger.get(record.id)?.state === "input_required", 5_000, "the task to wait on its question");
+      await first.source.close();
+      await expect(call).rejects.toThrow("greet was left running as a task");
+      expect(ledger.get(record.id)?.state).toBe("input_required");
+
+      policy = luca;
+      const again = person.seen.length;
+      const second = await run(config, ledger);
+      try {
+        const question = await asked("What is your name?", again);
+        expect(question.source).toEqual({ server: "tasks", agent: "greeter-bot", tool: "greet" });
+        const ended = await until(() => (ledger.get(record.id)?.state === "completed" ? ledger.get(record.id) : undefined), 10_000, () => `the resumed task to complete; it is ${JSON.stringify(ledger.get(record.id))}`);
+        expect(ended).toMatchObject({ outcome: "Hello, Luca!", agent: "greeter-bot", taskId: record.taskId });
+        expect(second.told.at(-1)).toMatchObject({ id: record.id, state: "completed" });
+      } finally {
+        await second.source.close();
+      }
+    } finally {
+      policy = () => undefined;
+      await server.close();
+    }
+  }, 40_000);
+
+  it("the server restarts on its port (streamable HTTP): the new process does not know the task, so it is gone and the caller is told", async () => {
+    let server = await startTasksServer2026();
+    const live = await run({ tasks: { url: server.url } });
+    try {
+      const since = Date.now();
+      const call = tool(live.source, "long_job").execute({});
+      call.catch(() => undefined);
+      const record = await recordOf(live.ledger, "long_job", since);
+      await server.close();
+      server = await startTasksServer2026(server.port);
+      await expect(call).rejects.toThrow("tasks: long_job's task is gone: the server no longer knows it");
+      expect(live.ledger.get(record.id)).toMatchObject({ state: "gone", outcome: "the server no longer knows this task" });
+    } finally {
+      await live.source.close();
+      await server.close();
+    }
+  }, 40_000);
+
+  it("the server restarts (stdio, its connection replaced): the caller is told, and the task, unknown to the new process, is gone", async () => {
+    const live = await run({ tasks: { ...tasksServer2026Command(), protocol: "auto" } });
+    try {
+      const since = Date.now();
+      const call = tool(live.source, "long_job").execute({});
+      call.catch(() => undefined);
+      const record = await recordOf(live.ledger, "long_job", since);
+      const fresh = await live.source.replace(live.source.connection("tasks")!.config);
+      await expect(call).rejects.toThrow("tasks: long_job was left running as a task");
+      await fresh.connect();
+      await until(() => live.ledger.get(record.id)?.state === "gone", 10_000, "the task to be marked gone");
+      expect(live.ledger.get(record.id)?.outcome).toBe("the server no longer knows this task");
+    } finally {
+      await live.source.close();
+    }
+  }, 40_000);
+});
+
+describe("a 2026-07-28 server that does not declare the extension", () => {
+  it("a tool it runs only as a task is refused with -32021; the call fails saying the server did not declare the extension", async () => {
+    const command = tasksServer2026Command();
+    const live = await run({ bare: { ...command, args: [...command.args, "--no-extension"], protocol: "auto" } });
+    try {
+      expect(live.source.connection("bare")?.era()).toBe("modern");
+      expect(await outputOf(tool(live.source, "plain").execute({}))).toEqual({ output: "plain answer", isError: false });
+      const refused = tool(live.source, "needs_tasks").execute({});
+      await expect(refused).rejects.toThrow("bare: needs_tasks runs only as a task (the io.modelcontextprotocol/tasks extension), which the server did not declare at initialize");
+      await expect(refused).rejects.toMatchObject({ code: -32021 });
+      expect(live.ledger.all()).toEqual([]);
+    } finally {
+      await live.source.close();
+    }
   }, 20_000);
 });

@@ -166,6 +166,9 @@ export class ServerConnection implements McpBackend {
   async close(): Promise<void> {
     this.closing = true;
     this.quitting.abort(new Error("the companion is shutting down"));
+    // Followed tasks stop first: a task's question withdrawn below must not reach its server as a
+    // `cancel` answer (tasks/update) that ends a task the next start would follow again.
+    this.lifetime.abort(new Error("the companion is shutting down"));
     await this.tellServerWeQuit();
     await this.shutdown();
   }
