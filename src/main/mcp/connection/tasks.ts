@@ -1,6 +1,8 @@
-// A connection's tasks: a call of a tool that needs one goes as a task on the connection's wire
-// (tasks/*-wire.ts, picked at connect) and is followed (tasks/follow.ts) under the call; the
-// server's requests related to the task belong to that call (server-requests.ts); a task the
+// A connection's tasks: a call that may become a task goes on the connection's wire
+// (tasks/*-wire.ts, picked at connect: 2025-11-25 for a tool that needs one, 2026-07-28 for every
+// untyped call, tool-listing.ts) and a task is followed (tasks/follow.ts) under the call; the
+// server's requests related to the task, and a 2026-07-28 call's questions before its task
+// exists, belong to that call (server-requests.ts); a task the
 // person cancels is cancelled on the server; after a connect, tasks the ledger still has live
 // for this server are followed again (tasks/resume.ts).
 import { AsyncLocalStorage } from "node:async_hooks";
