@@ -18,7 +18,9 @@ const everything = everythingStdioCommand();
 
 beforeAll(async () => {
   companion = await startCompanion({ config: { mcpServers: { rich, everything } }, log: (l) => logs.push(l) });
-  agent = await gatewaySession(companion.mcpUrl, companion.token);
+  // It declares tasks: an agent that does not is listed a task-only tool without its taskSupport
+  // (gateway-agent-tasks-everything.test.ts).
+  agent = await gatewaySession(companion.mcpUrl, companion.token, { tasks: { list: {}, cancel: {} } });
 }, 30_000);
 afterAll(async () => {
   await companion?.close();

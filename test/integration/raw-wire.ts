@@ -58,7 +58,7 @@ export async function stdioResults(command: string, args: string[], requests: Ar
 }
 
 /** One agent session on the gateway, spoken as raw JSON-RPC POSTs. */
-export async function gatewaySession(mcpUrl: string, token: string) {
+export async function gatewaySession(mcpUrl: string, token: string, capabilities: Record<string, unknown> = {}) {
   let session: string | undefined;
   let next = 0;
   const post = async (body: Record<string, unknown>): Promise<Message | undefined> => {
@@ -85,7 +85,7 @@ export async function gatewaySession(mcpUrl: string, token: string) {
     if (!answer?.result) throw new Error(`${method}: ${JSON.stringify(answer?.error)}`);
     return answer.result;
   };
-  await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw-agent", version: "1" } });
+  await request("initialize", { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw-agent", version: "1" } });
   await post({ jsonrpc: "2.0", method: "notifications/initialized" });
   return { request };
 }

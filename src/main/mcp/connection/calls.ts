@@ -4,6 +4,9 @@
 // sign-in is retried after the person signed in; one that needs the person to open URL(s) first
 // (URL elicitation) is retried once they did. A tool that needs a task (tool-listing.ts) goes on
 // the connection's task wire instead, followed to its end (tasks.ts): its polls are its liveness.
+// A call on the SDK's path (it does not declare the 2026-07-28 tasks extension) that the server
+// refuses with -32021 for want of that extension alone ran nothing there: it goes again on the
+// task wire, which declares it, or fails saying the server wants what it did not declare.
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config/config";
 import { elicitationProblem } from "../elicit";
@@ -20,6 +23,8 @@ import type { ServerRequests } from "./server-requests";
 import { isUnauthorized } from "./sign-in";
 import type { ConnectionTasks } from "./tasks";
 import type { TaskWire } from "../tasks/wire";
+import { MISSING_CLIENT_CAPABILITY, requiresTasksExtension } from "../tasks/modern-wire";
+import { TASKS_EXTENSION_ID_V2 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import { errorMessage } from "../../../shared/unknown-value";
 
 /** -32042: the tool needs the person to open URL(s) first (2025-11-25). */
@@ -101,7 +106,14 @@ async function callOnce(host: CallsHost, tool: string, args: Record<string, unkn
     return await requests.within(call, async () => {
       await requests.rootsFor(call, signal);
       if (wire) return boundedResult(config.name, tool, await host.tasks.call(wire, call, args, signal, progressToken));
-      return boundedResult(config.name, tool, await path.call(tool, args, signal, { progressToken }));
+      try {
+        return boundedResult(config.name, tool, await path.call(tool, args, signal, { progressToken }));
+      } catch (error) {
+        if (!requiresTasksExtension(error)) throw error;
+        const fallback = host.tasks.wire();
+        if (!fallback) throw new ToolCallError(`${config.name}: ${tool} runs only as a task (the ${TASKS_EXTENSION_ID_V2} extension), which the server did not declare at initialize`, MISSING_CLIENT_CAPABILITY, (error as { data?: unknown }).data);
+        return boundedResult(config.name, tool, await host.tasks.call(fallback, call, args, signal, progressToken));
+      }
     });
   } catch (error) {
     if (signal.aborted && signal.reason instanceof ToolCallError) throw signal.reason;

@@ -14,13 +14,14 @@ import { ToolCallError, type CallPath } from "../call-paths/call-path";
 import { chooseCallPath } from "../call-paths/choose";
 import { executeTool, type CallsHost } from "./calls";
 import { eraHas, eraOf, healthMethod, type Era } from "./era";
+import { withDeadline } from "./deadline";
 import { closedDetail, connectFailure } from "./failure";
 import { ServerRequests } from "./server-requests";
 import { isUnauthorized, SignIn, type Attempt } from "./sign-in";
 import { GroupStdioTransport } from "./stdio-transport";
 import { listedTools } from "./tool-listing";
 import { authProviderFor, sseTransport, stdioTransport, streamableTransport, type RemoteSetting } from "./transports";
-import { bindClientTasks, ConnectionTasks, taskWireFor } from "./tasks";
+import { bindClientTasks, closeTaskWire, ConnectionTasks } from "./tasks";
 import { receiverCapability } from "../tasks/receiver";
 import { memoryLedger } from "../tasks/ledger";
 import type { TaskWire } from "../tasks/wire";
@@ -32,14 +33,6 @@ export const CLIENT_INFO = { name: "toolnexus-companion", version: "0.1.0" };
 export const DEFAULT_MAX_WAIT_MS = 60 * 60 * 1000;
 /** How long a failed connect waits for a stdio server's last stderr before wording the failure. */
 const STDERR_SETTLE_MS = 500;
-
-function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout>;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
 
 export class ServerConnection implements McpBackend {
   status: ServerStatus;
@@ -173,6 +166,9 @@ export class ServerConnection implements McpBackend {
   async close(): Promise<void> {
     this.closing = true;
     this.quitting.abort(new Error("the companion is shutting down"));
+    // Followed tasks stop first: a task's question withdrawn below must not reach its server as a
+    // `cancel` answer (tasks/update) that ends a task the next start would follow again.
+    this.lifetime.abort(new Error("the companion is shutting down"));
     await this.tellServerWeQuit();
     await this.shutdown();
   }
@@ -239,12 +235,14 @@ export class ServerConnection implements McpBackend {
   /** Connects a client over `transport`; then picks the call path its tool calls take until it closes. */
   private async openWith(transport: Transport, kind: NonNullable<ServerStatus["transport"]>, timeout: number, http?: RemoteSetting): Promise<void> {
     this.trackSends(transport);
+    // Without a resolver elicitation is not advertised, so a compliant server never elicits.
+    // Sampling is answered by the agent whose call is in flight (gateway), else refused; roots
+    // always (server-requests.ts), and a change of whose roots the server must see is told (listChanged).
+    // Either may come as the client's own task (2025-11-25 `tasks`: tasks/receiver.ts). Kept: the
+    // 2026-07-28 task wire declares them again in each of its requests.
+    const capabilities = { ...(this.options.waitFor ? { elicitation: { form: {}, url: {} } } : {}), sampling: {}, roots: { listChanged: true }, tasks: receiverCapability(!!this.options.waitFor) };
     const client = new Client(CLIENT_INFO, {
-      // Without a resolver the capability is not advertised, so a compliant server never elicits.
-      // Sampling is answered by the agent whose call is in flight (gateway), else refused; roots
-      // always (server-requests.ts), and a change of whose roots the server must see is told (listChanged).
-      // Either may come as the client's own task (2025-11-25 `tasks`: tasks/receiver.ts).
-      capabilities: { ...(this.options.waitFor ? { elicitation: { form: {}, url: {} } } : {}), sampling: {}, roots: { listChanged: true }, tasks: receiverCapability(!!this.options.waitFor) },
+      capabilities,
       versionNegotiation: { mode: this.config.protocol, probe: { timeoutMs: timeout } },
       listChanged: {
         tools: {
@@ -264,7 +262,7 @@ export class ServerConnection implements McpBackend {
     this.status.transport = kind;
     await withDeadline(client.connect(transport, { timeout }), timeout + 1000, "initialize");
     client.onclose = () => this.onClosed();
-    this.taskWire = taskWireFor(client, this.era(), { requestTimeoutMs: this.config.callTimeout, maxWaitMs: maxWait });
+    this.taskWire = this.tasks.wireFor(client, this.era(), { transport, clientInfo: CLIENT_INFO, clientCapabilities: capabilities, maxWaitMs: maxWait });
     this.callPath = chooseCallPath({ kind, client, transport, server: this.config.name, maxWait, plain: (tool) => !this.typedTools.has(tool), http });
   }
 
@@ -281,7 +279,7 @@ export class ServerConnection implements McpBackend {
   }
 
   private setTools(listed: Tool[]): void {
-    const { tools, typed, taskTools } = listedTools(this.config.name, listed, (line) => this.log(line), (tool, args, ctx) => this.execute(tool, args, ctx), this.taskWire !== undefined);
+    const { tools, typed, taskTools } = listedTools(this.config.name, listed, (line) => this.log(line), (tool, args, ctx) => this.execute(tool, args, ctx), this.taskWire?.generation);
     this.tools = tools;
     this.typedTools = typed;
     this.taskTools = taskTools;
@@ -362,6 +360,7 @@ export class ServerConnection implements McpBackend {
   private endTasks(reason: Error): void {
     this.lifetime.abort(reason);
     this.receiver?.close();
+    closeTaskWire(this.taskWire, reason);
     this.taskWire = this.receiver = undefined;
   }
 

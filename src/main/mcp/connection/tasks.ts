@@ -1,9 +1,13 @@
-// A connection's tasks: a call of a tool that needs one goes as a task on the connection's wire
-// (tasks/*-wire.ts, picked at connect) and is followed (tasks/follow.ts) under the call; the
-// server's requests related to the task belong to that call (server-requests.ts); a task the
+// A connection's tasks: a call that may become a task goes on the connection's wire
+// (tasks/*-wire.ts, picked at connect: 2025-11-25 for a tool that needs one, 2026-07-28 for every
+// untyped call, tool-listing.ts) and a task is followed (tasks/follow.ts) under the call; the
+// server's requests related to the task, and a 2026-07-28 call's questions before its task
+// exists, belong to that call (server-requests.ts); a task the
 // person cancels is cancelled on the server; after a connect, tasks the ledger still has live
 // for this server are followed again (tasks/resume.ts).
-import type { CallToolResult, Client } from "@modelcontextprotocol/client";
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { CallToolResult, Client, ClientCapabilities, Implementation, Transport } from "@modelcontextprotocol/client";
+import { TASKS_EXTENSION_ID_V2 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import type { TaskReceiverBinding } from "@modelcontextprotocol/ext-tasks/receiver";
 import type { TaskRecord } from "../../../shared/tasks";
 import { errorMessage } from "../../../shared/unknown-value";
@@ -12,7 +16,8 @@ import type { ExecuteContext } from "../types";
 import { followTask, newTaskRecord, type Followed, type FollowHooks } from "../tasks/follow";
 import type { TaskLedger } from "../tasks/ledger";
 import { resumeTasks } from "../tasks/resume";
-import type { TaskWire } from "../tasks/wire";
+import type { TaskInputRequest, TaskWire } from "../tasks/wire";
+import { modernTaskWire } from "../tasks/modern-wire";
 import { LegacyTaskWire, offersToolTasks, type ListedTask } from "../tasks/legacy-wire";
 import { bindReceiver } from "../tasks/receiver";
 import type { Era } from "./era";
@@ -37,6 +42,8 @@ export class ConnectionTasks {
   private readonly followed = new Map<string, Followed>();
   /** The task each call in flight is following, for the progress its server sends on the call's token. */
   private readonly ofCall = new WeakMap<ActiveCall, Followed>();
+  /** The call whose tools/call is on the wire: a 2026-07-28 call asking before it runs asks for it. */
+  private readonly starting = new AsyncLocalStorage<ActiveCall>();
 
   constructor(private readonly host: TasksHost) {}
 
@@ -45,7 +52,7 @@ export class ConnectionTasks {
    * recorded and followed until it ends, its polls keeping the call's idle timer from running out.
    */
   async call(wire: TaskWire, call: ActiveCall, args: Record<string, unknown>, signal: AbortSignal, progressToken: string | undefined): Promise<CallToolResult> {
-    const start = await wire.callTool(call.tool, args, signal, progressToken !== undefined ? { progressToken } : {});
+    const start = await this.starting.run(call, () => wire.callTool(call.tool, args, signal, progressToken !== undefined ? { progressToken } : {}));
     if (start.kind === "result") return start.result;
     call.timer.touch();
     const record = newTaskRecord({ server: this.host.config.name, tool: call.tool, agent: call.agent, generation: wire.generation }, start.task);
@@ -72,6 +79,29 @@ export class ConnectionTasks {
         this.ofCall.get(call())?.progressed(progress);
       },
     };
+  }
+
+  /**
+   * A 2026-07-28 tools/call answered `input_required` before any task exists (modern-wire.ts):
+   * each request is asked for the call that made it, as a task's inputRequests are (track below).
+   */
+  async answerInputs(requests: Record<string, TaskInputRequest>, signal: AbortSignal): Promise<Record<string, Record<string, unknown>>> {
+    const owner = this.starting.getStore();
+    if (!owner) throw new Error("a tools/call asked for input outside of any call");
+    const keys = Object.keys(requests);
+    const answers = await Promise.all(keys.map((key) => this.host.requests.answerInput(owner, requests[key].method, requests[key].params, signal)));
+    return Object.fromEntries(keys.map((key, i) => [key, answers[i]]));
+  }
+
+  /** The connection's task wire while connected, whichever tools go on it. */
+  wire(): TaskWire | undefined {
+    return this.host.wire();
+  }
+
+  /** The wire of a client that just connected (taskWireFor), its pre-task questions answered here. */
+  wireFor(client: Client, era: Era | undefined, setting: Pick<TaskWireSetting, "transport" | "clientInfo" | "clientCapabilities" | "maxWaitMs">): TaskWire | undefined {
+    const { config } = this.host;
+    return taskWireFor(client, era, { ...setting, requestTimeoutMs: config.callTimeout, server: config.name, answerInputs: (requests, signal) => this.answerInputs(requests, signal) });
   }
 
   /** The person cancels a task of this server (McpSource.cancelTask). */
@@ -183,12 +213,40 @@ export function bindClientTasks(client: Client, requests: ServerRequests, canEli
   });
 }
 
+/** What a 2026-07-28 wire needs of its connection besides the client. */
+export interface TaskWireSetting {
+  requestTimeoutMs: number;
+  maxWaitMs: number;
+  server: string;
+  transport: Transport;
+  /** What the client was built with (the SDK client has no getter for either). */
+  clientInfo: Implementation;
+  clientCapabilities: ClientCapabilities;
+  answerInputs: ConnectionTasks["answerInputs"];
+}
+
+/** Whether a 2026-07-28 server declared the tasks extension at initialize. */
+export function offersTasksExtension(capabilities: Record<string, unknown> | undefined): boolean {
+  const extensions = capabilities?.extensions as Record<string, unknown> | undefined;
+  return typeof extensions === "object" && extensions !== null && extensions[TASKS_EXTENSION_ID_V2] !== undefined;
+}
+
 /**
  * The task wire of a connected client, by the era it negotiated: 2025-11-25 tasks when the server
- * offers them for tools/call. The 2026-07-28 extension's wire (modern-wire.ts) plugs in here.
+ * offers them for tools/call; the 2026-07-28 extension (modern-wire.ts, which takes its responses
+ * off `transport`: made once per connect, after it) when the server declared it.
  */
-export function taskWireFor(client: Client, era: Era | undefined, setting: { requestTimeoutMs: number; maxWaitMs: number }): TaskWire | undefined {
+export function taskWireFor(client: Client, era: Era | undefined, setting: TaskWireSetting): TaskWire | undefined {
   const capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
   if (era === "legacy" && offersToolTasks(capabilities)) return new LegacyTaskWire(client, setting);
+  if (era === "modern" && offersTasksExtension(capabilities)) {
+    const { server, clientInfo, clientCapabilities, answerInputs } = setting;
+    return modernTaskWire(client, setting.transport, { server, clientInfo, clientCapabilities, answerInputs });
+  }
   return undefined;
+}
+
+/** The connection ended: a wire with requests of its own in flight (2026-07-28) fails them with `reason`. */
+export function closeTaskWire(wire: TaskWire | undefined, reason: Error): void {
+  if (wire && "close" in wire && typeof wire.close === "function") (wire as { close(reason: Error): void }).close(reason);
 }

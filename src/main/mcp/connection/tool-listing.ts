@@ -5,6 +5,7 @@ import { sanitize } from "../config/config";
 import { jsonBoundsProblem, tryStringify } from "../../base/json-bounds";
 import { MAX_TOOL_SCHEMA_BYTES, MAX_TOOLS_PER_SERVER } from "../../../shared/limits";
 import type { ExecuteContext, McpTool } from "../types";
+import type { TaskGeneration } from "../../../shared/tasks";
 
 /** Why a listed tool is dropped, or undefined when it is kept (limits.ts). Never throws. */
 export function toolProblem(tool: unknown): string | undefined {
@@ -52,9 +53,10 @@ function needsTask(tool: Tool): boolean {
  * Whether an agent can be offered the tool. An MCP Apps tool whose `_meta.ui.visibility` leaves
  * out "model" is for its app alone (its `ui://` resources stay readable); a tool that needs a
  * task would fail every plain call, so it is offered only when the server offers tasks for
- * tools/call on a wire the companion speaks (`tasks`), else left out with a log line.
+ * tools/call on a wire the companion speaks (`tasks`: 2025-11-25 `tasks.requests.tools.call`, or
+ * the 2026-07-28 extension declared at initialize), else left out with a log line.
  */
-function offeredToAgents(server: string, tool: Tool, tasks: boolean, log: (line: string) => void): boolean {
+function offeredToAgents(server: string, tool: Tool, tasks: TaskGeneration | undefined, log: (line: string) => void): boolean {
   const visibility = (tool._meta as { ui?: { visibility?: unknown } } | undefined)?.ui?.visibility;
   if (Array.isArray(visibility) && !visibility.includes("model")) return false;
   if (needsTask(tool) && !tasks) {
@@ -69,9 +71,14 @@ export interface ListedTools {
   /** Tools with an output schema: their calls keep the SDK's path, which checks the result against it. */
   typed: Set<string>;
   /**
-   * Tools whose calls go as tasks: those that need one. A tool whose task support is "optional"
-   * is called plainly: a task costs every call a tasks/get and a tasks/result more and at least one
-   * poll's pause, while the server answers such a tool inline just as well.
+   * Tools whose calls go on the task wire. 2025-11-25: those that need a task; one whose task
+   * support is "optional" is called plainly (a task costs every call a tasks/get and a
+   * tasks/result more and at least one poll's pause, while the server answers it inline just as
+   * well). 2026-07-28: the server decides per request whether a call becomes a task, and only a
+   * call that declares the extension may become one, so every call goes declaring it (a plain
+   * answer costs nothing more) except those of a tool with an output schema: they keep the SDK's
+   * path, which checks the result against it, and go on the task wire only when the server
+   * refuses one for want of the extension (-32021, calls.ts).
    */
   taskTools: Set<string>;
 }
@@ -82,8 +89,8 @@ export function listedTools(
   listed: Tool[],
   log: (line: string) => void,
   execute: (tool: string, args: Record<string, unknown>, ctx?: ExecuteContext) => Promise<CallToolResult>,
-  /** Whether the server offers tasks for tools/call on a wire the connection speaks. */
-  tasks = false,
+  /** The generation of tasks the server offers for tools/call on a wire the connection speaks, if any. */
+  tasks?: TaskGeneration,
 ): ListedTools {
   const prefix = sanitize(server);
   const kept = boundedTools(server, Array.isArray(listed) ? listed : [], log).filter((tool) => offeredToAgents(server, tool, tasks, log));
@@ -101,6 +108,6 @@ export function listedTools(
   return {
     tools,
     typed: new Set(kept.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name)),
-    taskTools: new Set(kept.filter(needsTask).map((tool) => tool.name)),
+    taskTools: new Set(kept.filter((tool) => needsTask(tool) || (tasks === "2026-07-28" && tool.outputSchema === undefined)).map((tool) => tool.name)),
   };
 }

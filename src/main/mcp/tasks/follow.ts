@@ -29,6 +29,12 @@ export const MAX_TASK_TEXT = 500;
 const QUIET_WRITE_MS = 10_000;
 /** Progress is written to the ledger at most this often (the last step, progress = total, always). */
 const PROGRESS_WRITE_MS = 1_000;
+/**
+ * A server that cannot be reached (a tasks/get failing without a JSON-RPC answer: it is
+ * restarting, or the network dropped) is polled on for this long before the follow gives up: a
+ * restarted server then says whether it still knows the task.
+ */
+export const POLL_OUTAGE_MS = 30_000;
 /** -32602: tasks/get of a task its server does not know (expired, or the server restarted). */
 const UNKNOWN_TASK = -32602;
 
@@ -201,6 +207,10 @@ class Follower implements Followed {
   private async poll(first: TaskSnapshot | undefined): Promise<Ending> {
     const signal = this.stop.signal;
     let snapshot = first ?? (await this.wire.get(this.record.taskId, signal));
+    // A 2026-07-28 task as created may have ended already, but never carries its result or error.
+    if (first && !this.wire.result && ((first.status === "completed" && !first.result) || (first.status === "failed" && !first.error))) {
+      snapshot = await this.wire.get(this.record.taskId, signal);
+    }
     for (;;) {
       this.note(snapshot);
       switch (snapshot.status) {
@@ -219,8 +229,25 @@ class Follower implements Followed {
       }
       await this.pause(pollDelay(snapshot.pollIntervalMs, this.options.maxPollMs));
       if (this.resultSettled) return { result: await this.result!, state: "completed" };
-      snapshot = await this.wire.get(this.record.taskId, signal);
+      snapshot = await this.getThrough(pollDelay(snapshot.pollIntervalMs, this.options.maxPollMs));
       this.hooks.alive?.();
+    }
+  }
+
+  /** tasks/get, asked again every `delay` while the server cannot be reached, for up to POLL_OUTAGE_MS. */
+  private async getThrough(delay: number): Promise<TaskSnapshot> {
+    const signal = this.stop.signal;
+    const since = Date.now();
+    for (let tries = 0; ; tries++) {
+      try {
+        return await this.wire.get(this.record.taskId, signal);
+      } catch (error) {
+        // A JSON-RPC error is the server's answer, and an answer refused here (ToolCallError) would be refused again.
+        const answered = typeof (error as { code?: unknown }).code === "number" || error instanceof ToolCallError;
+        if (signal.aborted || answered || Date.now() - since >= POLL_OUTAGE_MS) throw error;
+        if (tries === 0) this.hooks.log?.(`${this.record.server}: the task ${this.record.id} could not be asked about (${errorMessage(error)}); asking again`);
+        await this.pause(delay);
+      }
     }
   }
 

@@ -2,7 +2,7 @@
 // inputRequests asked once per key across polls, and how a task's end reaches the call and the ledger.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { followTask, newTaskRecord, pollDelay, POLL_DEFAULT_MS, POLL_MAX_MS, POLL_MIN_MS, taskText, type FollowHooks } from "../../../../../src/main/mcp/tasks/follow";
+import { followTask, newTaskRecord, pollDelay, POLL_DEFAULT_MS, POLL_MAX_MS, POLL_MIN_MS, POLL_OUTAGE_MS, taskText, type FollowHooks } from "../../../../../src/main/mcp/tasks/follow";
 import { memoryLedger } from "../../../../../src/main/mcp/tasks/ledger";
 import type { TaskInputRequest, TaskSnapshot, TaskWire } from "../../../../../src/main/mcp/tasks/wire";
 import type { TaskRecord } from "../../../../../src/shared/tasks";
@@ -142,6 +142,46 @@ describe("followTask", () => {
     await vi.advanceTimersByTimeAsync(2_000);
     await expect(lost.done).rejects.toThrow("s: t's task is gone");
     expect(b.told.at(-1)).toMatchObject({ state: "gone" });
+  });
+
+  it("2026-07-28: a task created already finished is asked for its result (a created task never carries it)", async () => {
+    const { wire, gets } = scriptedWire([{ taskId: "srv-1", status: "completed", result: done as never }]);
+    const { ledger, told, hooks } = hooksWith();
+    const first: TaskSnapshot = { taskId: "srv-1", status: "completed" };
+    const followed = followTask(wire, first, started(ledger, first), hooks);
+    await expect(followed.done).resolves.toEqual(done);
+    expect(gets).toHaveLength(1);
+    expect(told.at(-1)).toMatchObject({ state: "completed", outcome: "all done" });
+  });
+
+  it("a server that cannot be reached is asked again (a restart), for at most POLL_OUTAGE_MS; an answered error is not", async () => {
+    const unreachable = () => new TypeError("fetch failed");
+    const back = scriptedWire([unreachable(), unreachable(), unreachable(), { taskId: "srv-1", status: "completed", result: done as never }]);
+    const a = hooksWith();
+    const first = working({ pollIntervalMs: 500 });
+    const resumed = followTask(back.wire, first, started(a.ledger, first), a.hooks);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await expect(resumed.done).resolves.toEqual(done);
+    expect(back.gets).toHaveLength(4);
+
+    const down = scriptedWire([unreachable()]);
+    const b = hooksWith();
+    const lost = followTask(down.wire, first, started(b.ledger, first), b.hooks);
+    lost.done.catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(POLL_OUTAGE_MS + 2_000);
+    await expect(lost.done).rejects.toThrow("t was left running as a task: fetch failed");
+    // Asked every 500 ms for the 30 s, then given up (the record stays live, to be resumed).
+    expect(down.gets.length).toBeGreaterThanOrEqual(POLL_OUTAGE_MS / 500);
+    expect(down.gets.length).toBeLessThanOrEqual(POLL_OUTAGE_MS / 500 + 2);
+    expect(b.ledger.get(lost.record.id)?.state).toBe("working");
+
+    const refused = scriptedWire([new ToolCallError("s: the answer to tasks/get was refused: it is about another task")]);
+    const c = hooksWith();
+    const once = followTask(refused.wire, first, started(c.ledger, first), c.hooks);
+    once.done.catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await expect(once.done).rejects.toThrow("it is about another task");
+    expect(refused.gets).toHaveLength(1);
   });
 
   it("the caller's abort tells the server (tasks/cancel) and ends the record cancelled; the connection ending leaves it live", async () => {
