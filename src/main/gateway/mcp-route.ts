@@ -1,6 +1,7 @@
-// The gateway's /mcp endpoint: stateful streamable HTTP, one session (and one MCP server) per
-// agent connection, so the server can reach the agent (progress, list_changed) while a call is
-// open. Mounted on the app's loopback listener, which checks Host, Origin and the bearer token
+// The gateway's /mcp endpoint. 2025-11-25 (and earlier) agents: stateful streamable HTTP, one
+// session (and one MCP server) per agent connection, so the server can reach the agent (progress,
+// list_changed) while a call is open. 2026-07-28 agents: no session, one server per request
+// (modern-endpoint.ts), chosen by the SDK's own classification of each POST. Mounted on the app's loopback listener, which checks Host, Origin and the bearer token
 // before a request gets here. A plain tools/call takes the short path in direct-call.ts (a JSON
 // answer); everything else goes through the SDK's transport. The sessions themselves are
 // mcp-sessions.ts's.
@@ -142,6 +143,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     outbound: options.outbound,
     pollAfterMs: options.pollAfterMs,
     tasks: options.tasks,
+    maxQueuedBytes,
     caps: { ...options.maxSessions, maxIdleMs: options.idleSessionMs, minIdleMs: options.minIdleSessionMs },
   });
 
@@ -170,6 +172,11 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
 
     const body = await readMessage(req, res);
     if (body === undefined) return;
+    // A 2026-07-28 request (server/discover, or any request with its per-request `_meta`) has no session.
+    if (await sessions.modern.claims(req, body)) {
+      await sessions.modern.handle(req, res, body, auth);
+      return;
+    }
 
     if (typeof sessionId !== "string") {
       if (!isInitialize(body)) {
