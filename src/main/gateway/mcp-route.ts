@@ -53,6 +53,11 @@ export interface GatewayOptions {
   elicitation?: Partial<WhoAnswersSetting> | ((agent: string) => WhoAnswers);
   /** SSE polling of long calls (tool-server.ts pollAfterMs); unset, streams stay open. */
   pollAfterMs?: number;
+  /**
+   * How long a 2026-07-28 agent's call waits for the agent to retry with the answers an
+   * input_required result asked it for, before the call is cancelled; default MODERN_INPUT_WAIT_MS.
+   */
+  modernInputWaitMs?: number;
   /** Agents' tasks: per session and in all (defaults MAX_AGENT_TASKS_PER_SESSION, _TOTAL) and how long ended ones are kept. */
   tasks?: AgentTasksOptions;
 }
@@ -144,6 +149,7 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     pollAfterMs: options.pollAfterMs,
     tasks: options.tasks,
     maxQueuedBytes,
+    inputWaitMs: options.modernInputWaitMs,
     caps: { ...options.maxSessions, maxIdleMs: options.idleSessionMs, minIdleMs: options.minIdleSessionMs },
   });
 

@@ -118,7 +118,10 @@ function startTask(parts: ModernCallParts, params: TaskCallParams): Record<strin
 function resumed(parts: ModernCallParts, state: string, responses: unknown): AgentTask {
   const { shared, owner } = parts;
   const pending = shared.pending.find(owner, state);
-  if (!pending) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState: the call it names ended or was given up (ask again without it)");
+  // A call given up (the agent took too long, or went away) is gone for the agent as if it never was.
+  if (!pending || pending.status === "cancelled") {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState: the call it names was given up (call again without it)");
+  }
   clearTimeout(shared.waiting.get(pending.id));
   shared.waiting.delete(pending.id);
   applyInputResponses(pending, responses);
