@@ -96,10 +96,11 @@ function taskTools(seen: Seen): Array<Pick<McpTool, "name" | "server" | "tool" |
 
 async function start(options: Partial<GatewayOptions> = {}) {
   const seen: Seen = { contexts: [], aborted: [] };
+  const source = standInSource(taskTools(seen));
   // A short poll interval: ext-tasks' requester waits what the task says between polls.
-  gateway = createGatewayRoute({ source: standInSource(taskTools(seen)), outbound: agentOutbound(), tasks: { pollIntervalMs: 50 }, ...options });
+  gateway = createGatewayRoute({ source, outbound: agentOutbound(), tasks: { pollIntervalMs: 50 }, ...options });
   listener = await startListener({ port: 0, token: () => TOKEN, staticDir: mkdtempSync(join(tmpdir(), "tnc-modern-tasks-")), ...companionPolicy(() => TOKEN, [gateway]) });
-  return { seen, url: `${listener.url}/mcp` };
+  return { seen, source, url: `${listener.url}/mcp` };
 }
 
 /** Sends the framed request on the transport and takes its response off before the SDK client sees it. */
@@ -256,6 +257,28 @@ describe("a call that asks the agent (input_required)", () => {
       .then(() => undefined, (e: unknown) => e as { code?: number; message?: string });
     expect(retry?.code).toBe(-32602);
     expect(retry?.message).toMatch(/requestState/);
+  });
+});
+
+describe("changes for an agent without a session", () => {
+  it("a changed tool set reaches its subscriptions/listen stream", async () => {
+    const { url, source } = await start();
+    const changed: string[][] = [];
+    const client = new Client(
+      { name: "listening-agent", version: "1.0.0" },
+      { versionNegotiation: { mode: "auto" }, listChanged: { tools: { debounceMs: 0, onChanged: (_error, tools) => changed.push((tools ?? []).map((t) => t.name)) } } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+    closers.push(client);
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    // The client opens its listen stream after connect, at a moment the test cannot see: the change
+    // is announced again until the agent has heard it (no debounce, which repeats would put off).
+    source.tools.pop();
+    await until(async () => {
+      source.emit({ type: "tools-changed", server: "demo" });
+      return changed.length > 0;
+    }, 5000, "the agent to be told the tools changed");
+    expect(changed.at(-1)).toEqual(["demo_research", "demo_forever"]);
   });
 });
 
