@@ -26,7 +26,8 @@ import { companionPolicy } from "../../src/main/app/companion-server";
 import type { ExecuteContext, McpTool } from "../../src/main/mcp/types";
 import { standInSource } from "../helpers/stand-in-source";
 import { until } from "../helpers/poll";
-import { agentOutbound, rawRequest } from "./gateway-harness";
+import { agentOutbound, rawRequest, startCompanion } from "./gateway-harness";
+import { tasksServer2026Command } from "../fixtures/tasks-server-2026-run";
 import { textOfV1 } from "./v1-agent";
 
 const TOKEN = "modern-tasks-token";
@@ -220,6 +221,20 @@ describe("a 2026-07-28 agent that declares the tasks extension", () => {
     const snapshot = await other.session.task(taskId).snapshot().catch((e: unknown) => e);
     expect(snapshot).toBeInstanceOf(JsonRpcResponseError);
   });
+});
+
+describe("a 2026-07-28 agent, a 2026-07-28 tasks server behind the companion", () => {
+  it("gets the gateway's task for a tool of a server that declares the extension (its tools list no taskSupport on that wire)", async () => {
+    const companion = await startCompanion({ config: { mcpServers: { t26: tasksServer2026Command() } } });
+    closers.push(companion);
+    const { session } = await taskAgent(companion.mcpUrl, "task-agent", companion.token);
+    const echo = await session.callTool("t26_echo_later", { text: "through", ms: 50 });
+    expect(echo.kind).toBe("task");
+    if (echo.kind !== "task") return;
+    // The gateway's own task: whatever the companion does with the server stays inside it.
+    expect(echo.handle.taskId).toMatch(/^gwt-/);
+    expect(textOfV1(resultFromTaskOutcome((await echo.settle()).outcome))).toBe("echo: through");
+  }, 20_000);
 });
 
 describe("a 2026-07-28 agent that does not declare the extension", () => {

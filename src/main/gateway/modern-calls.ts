@@ -24,6 +24,7 @@ import type { AgentTask, AgentTasks } from "./agent-tasks";
 import { taskSupportOf, type TaskCallParams } from "./agent-tasks-call";
 import { applyInputResponses, modernCreateResult, modernDetailedTask, TASKS_EXTENSION } from "./agent-tasks-modern";
 import type { AgentOutbound } from "./outbound";
+import { isPlainObject } from "../../shared/unknown-value";
 
 /** How long a call waits for the agent to come back with the answers it was asked for. */
 export const MODERN_INPUT_WAIT_MS = 10 * 60_000;
@@ -96,6 +97,16 @@ function notFound(): ProtocolError {
 }
 
 const noNotify: Notify = () => Promise.resolve();
+
+/**
+ * Whether the tool's server offers tasks: a 2025-11-25 server by the tool's execution.taskSupport,
+ * a 2026-07-28 one by declaring the extension (its tools list no taskSupport on that wire).
+ */
+function offersTasks(source: McpSource, tool: McpSource["tools"][number]): boolean {
+  if (taskSupportOf(tool.definition) !== "forbidden") return true;
+  const extensions = source.backends?.().find((b) => b.name === tool.server)?.capabilities()?.extensions;
+  return isPlainObject(extensions) && extensions[TASKS_EXTENSION] !== undefined;
+}
 
 /** Starts the gateway's task for one call; throws the agent's JSON-RPC error at a cap. */
 function startTask(parts: ModernCallParts, params: TaskCallParams): Record<string, unknown> {
@@ -187,7 +198,7 @@ export function modernToolsCall(parts: ModernCallParts): (request: { params: Rec
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, parts.outbound.text(`Unknown tool "${String(params.name)}": no connected server offers it (see tools/list).`));
     }
     const state = ctx.mcpReq.requestState?.();
-    if (state === undefined && declaresTaskExtension(ctx) && taskSupportOf(tool.definition) !== "forbidden") return startTask(parts, params);
+    if (state === undefined && declaresTaskExtension(ctx) && offersTasks(parts.source, tool)) return startTask(parts, params);
     if (typeof state === "string") return follow(parts, resumed(parts, state, ctx.mcpReq.inputResponses), ctx, notifyOf);
     if (!parts.needsAgent()) {
       const notify: Notify = (notification) => ctx.mcpReq.notify(notification as never);
