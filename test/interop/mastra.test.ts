@@ -6,6 +6,8 @@ interopSuite({
   library: "@mastra/mcp 2.0.0",
   script: "mastra.mjs",
   clientName: "interop-mastra",
+  // It probes with server/discover, so the gateway serves it 2026-07-28.
+  gatewayEra: "2026-07-28",
   // logs: Mastra never sends logging/setLevel on a 2025-11-25 session and has no call for it,
   // and the gateway passes a server's logs on only after one; directly, fastmcp sends its logs
   // unasked. So a Mastra agent gets no server logs through the companion (see the README).

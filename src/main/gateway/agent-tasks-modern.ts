@@ -3,9 +3,8 @@
 // detailed task (the requests waiting on the agent as `inputRequests`, the result inline once
 // completed, the error once failed) and tasks/update's `inputResponses` answering them by key.
 //
-// The gateway answers agents on 2025-11-25 only so far (a 2026-07-28 client's server/discover is
-// refused before a session exists, and it falls back), so no route reaches these yet: they are the
-// mapping that wire is to use, held to the extension's own schemas by the unit tests.
+// Served to 2026-07-28 agents by modern-calls.ts; held to the extension's own schemas by the unit
+// tests and to its requester by test/integration/gateway-modern-tasks.test.ts.
 import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { AgentTask } from "./agent-tasks";
 import { isPlainObject } from "../../shared/unknown-value";
@@ -35,7 +34,8 @@ export function modernDetailedTask(task: AgentTask, pollIntervalMs: number): Rec
     const inputRequests = Object.fromEntries([...task.inputs.values()].map((input) => [input.key, { method: input.method, params: input.params }]));
     return { ...shown, inputRequests };
   }
-  if (task.status === "completed" && task.result) return { ...shown, result: task.result };
+  // The inline result is the 2026-07-28 wire's CallToolResult, which names its resultType (ext-tasks' requester checks it).
+  if (task.status === "completed" && task.result) return { ...shown, result: { ...task.result, resultType: "complete" } };
   if (task.status === "failed") return { ...shown, error: { code: ProtocolErrorCode.InternalError, message: task.statusMessage ?? "The call failed." } };
   return shown;
 }

@@ -1,6 +1,7 @@
-// The gateway's /mcp endpoint: stateful streamable HTTP, one session (and one MCP server) per
-// agent connection, so the server can reach the agent (progress, list_changed) while a call is
-// open. Mounted on the app's loopback listener, which checks Host, Origin and the bearer token
+// The gateway's /mcp endpoint. 2025-11-25 (and earlier) agents: stateful streamable HTTP, one
+// session (and one MCP server) per agent connection, so the server can reach the agent (progress,
+// list_changed) while a call is open. 2026-07-28 agents: no session, one server per request
+// (modern-endpoint.ts), chosen by the SDK's own classification of each POST. Mounted on the app's loopback listener, which checks Host, Origin and the bearer token
 // before a request gets here. A plain tools/call takes the short path in direct-call.ts (a JSON
 // answer); everything else goes through the SDK's transport. The sessions themselves are
 // mcp-sessions.ts's.
@@ -55,6 +56,11 @@ export interface GatewayOptions {
   elicitation?: Partial<WhoAnswersSetting> | ((agent: string) => WhoAnswers);
   /** SSE polling of long calls (tool-server.ts pollAfterMs); unset, streams stay open. */
   pollAfterMs?: number;
+  /**
+   * How long a 2026-07-28 agent's call waits for the agent to retry with the answers an
+   * input_required result asked it for, before the call is cancelled; default MODERN_INPUT_WAIT_MS.
+   */
+  modernInputWaitMs?: number;
   /** Agents' tasks: per session and in all (defaults MAX_AGENT_TASKS_PER_SESSION, _TOTAL) and how long ended ones are kept. */
   tasks?: AgentTasksOptions;
   /**
@@ -152,6 +158,8 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
     outbound: options.outbound,
     pollAfterMs: options.pollAfterMs,
     tasks: options.tasks,
+    maxQueuedBytes,
+    inputWaitMs: options.modernInputWaitMs,
     caps: { ...options.maxSessions, maxIdleMs: options.idleSessionMs, minIdleMs: options.minIdleSessionMs },
   });
 
@@ -180,6 +188,11 @@ export function createGatewayRoute(options: GatewayOptions): GatewayRoute {
 
     const body = await readMessage(req, res);
     if (body === undefined) return;
+    // A 2026-07-28 request (server/discover, or any request with its per-request `_meta`) has no session.
+    if (await sessions.modern.claims(req, body)) {
+      await sessions.modern.handle(req, res, body, auth);
+      return;
+    }
 
     if (typeof sessionId !== "string") {
       if (!isInitialize(body)) {

@@ -14,6 +14,8 @@ import { EventBudget, SessionEvents } from "./event-store";
 import { SessionCaps, type SessionCapsOptions } from "./session-caps";
 import { AgentTasks, type AgentTasksOptions } from "./agent-tasks";
 import type { LongWaits } from "./long-waits-call";
+import { createModernEndpoint, type ModernEndpoint } from "./modern-endpoint";
+import { credentialOwner, MODERN_INPUT_WAIT_MS, type ModernShared } from "./modern-calls";
 
 export interface SessionsOptions {
   source: McpSource;
@@ -27,6 +29,10 @@ export interface SessionsOptions {
   tasks?: AgentTasksOptions;
   /** Long waits (long-waits.ts): parked calls outlive the session that made them. */
   longWaits?: LongWaits;
+  /** Bytes an event stream may hold for an agent that does not read it (stream-bound.ts). */
+  maxQueuedBytes?: number;
+  /** How long a 2026-07-28 call waits for the agent's retry with its answers; default MODERN_INPUT_WAIT_MS. */
+  inputWaitMs?: number;
 }
 
 /** The `retry` an agent is told on each event stream: how soon to reconnect when it closes (SEP-1699). */
@@ -50,6 +56,8 @@ export interface McpSessions {
   /** Counts the response as open until it closes, so a live agent is never swept. */
   track(session: Session, res: ServerResponse): void;
   list(): Array<{ id: string; agent?: string; credential: string; idle: boolean }>;
+  /** 2026-07-28 requests (modern-endpoint.ts): no session, the same tools, caps and task store. */
+  modern: ModernEndpoint;
   /** Ends every session; in-flight calls are aborted, which withdraws their questions. */
   close(): Promise<void>;
 }
@@ -58,7 +66,7 @@ export interface McpSessions {
  * Tells every agent when the tool set changes: a server's own list_changed, or a server
  * connecting, failing or being disabled (its tools appear or vanish). Returns the unsubscribe.
  */
-function relayChanges(source: McpSource, toolServers: () => Iterable<ToolServer>): () => void {
+function relayChanges(source: McpSource, toolServers: () => Iterable<ToolServer>, modern: ModernEndpoint): () => void {
   let signature = toolSignature();
   function toolSignature(): string {
     return source.tools.map((t) => t.name).join("\n");
@@ -66,6 +74,8 @@ function relayChanges(source: McpSource, toolServers: () => Iterable<ToolServer>
   return source.on((event) => {
     if (event.type === "notification") {
       for (const tools of toolServers()) tools.deliver(event);
+      if (event.method === "notifications/resources/list_changed") modern.changed("resources");
+      if (event.method === "notifications/prompts/list_changed") modern.changed("prompts");
       return;
     }
     if (event.type === "status") {
@@ -75,6 +85,8 @@ function relayChanges(source: McpSource, toolServers: () => Iterable<ToolServer>
           tools.deliver({ type: "notification", server: event.status.name, method, params: {} });
         }
       }
+      modern.changed("resources");
+      modern.changed("prompts");
     }
     const next = toolSignature();
     if (event.type !== "tools-changed" && next === signature) return;
@@ -82,7 +94,49 @@ function relayChanges(source: McpSource, toolServers: () => Iterable<ToolServer>
     for (const tools of toolServers()) {
       void tools.server.sendToolListChanged().catch(() => {});
     }
+    modern.changed("tools");
   });
+}
+
+/**
+ * The 2026-07-28 side: one server per request, over the sessions' catalog and task store; its
+ * tasks and pending calls belong to the request's credential (modern-calls.ts).
+ */
+function modernEndpoint(options: SessionsOptions, catalog: Catalog, tasks: AgentTasks, caps: { perCredential: number; total: number }) {
+  const shared: ModernShared = { tasks, pending: new AgentTasks(options.tasks), waiting: new Map(), inputWaitMs: options.inputWaitMs ?? MODERN_INPUT_WAIT_MS };
+  const { source, log, version, whoAnswers, outbound } = options;
+  const endpoint = createModernEndpoint({
+    log,
+    perCredential: caps.perCredential,
+    total: caps.total,
+    maxQueuedBytes: options.maxQueuedBytes,
+    serverFor(auth) {
+      const modern = { shared, owner: credentialOwner(auth.credential) };
+      // Long waits too: a parked call is claimed under the request's credential, as in a session.
+      const tools = createToolServer({
+        source,
+        catalog,
+        tasks,
+        whoAnswers,
+        version,
+        log,
+        outbound,
+        modern,
+        credential: auth.credential,
+        ...(options.longWaits ? { longWaits: options.longWaits } : {}),
+        ...(auth.agent !== undefined ? { identity: auth.agent } : {}),
+      });
+      return { server: tools.server, dispose: () => tools.dispose() };
+    },
+  });
+  return {
+    endpoint,
+    close() {
+      for (const timer of shared.waiting.values()) clearTimeout(timer);
+      shared.waiting.clear();
+      shared.pending.close();
+    },
+  };
 }
 
 export function createSessions(options: SessionsOptions): McpSessions {
@@ -110,9 +164,10 @@ export function createSessions(options: SessionsOptions): McpSessions {
     });
   }
 
+  const modern = modernEndpoint(options, catalog, tasks, caps);
   const unsubscribe = relayChanges(source, function* () {
     for (const session of sessions.values()) yield session.tools;
-  });
+  }, modern.endpoint);
 
   async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown, auth: RouteAuth): Promise<void> {
     const { credential } = auth;
@@ -189,10 +244,13 @@ export function createSessions(options: SessionsOptions): McpSessions {
     },
     open: openSession,
     track,
+    modern: modern.endpoint,
     list: () => [...sessions.entries()].map(([id, s]) => ({ id, agent: s.tools.agent(), credential: s.credential, idle: s.open === 0 })),
     async close() {
       caps.close();
       tasks.close();
+      modern.close();
+      await modern.endpoint.close().catch(() => {});
       unsubscribe();
       const open = [...sessions.values()];
       sessions.clear();

@@ -19,6 +19,8 @@ import { progressRelay, type ProgressRelay } from "./heartbeat";
 import { WAIT_TOOL } from "./long-waits";
 import type { LongWaits } from "./long-waits-call";
 import { companionTools, withLongWaits } from "./long-waits-session";
+import { TASKS_EXTENSION } from "./agent-tasks-modern";
+import { declaresTaskExtension, modernToolsCall, registerModernTasks, type ModernParts } from "./modern-calls";
 import { errorMessage } from "../../shared/unknown-value";
 
 /** Who answers a server's elicitation for an agent: its person in the companion, or the agent itself. */
@@ -95,6 +97,11 @@ export interface ToolServerOptions {
   longWaits?: LongWaits;
   /** What authenticated the session (http/guard.ts): a parked call is claimed only under it. */
   credential?: string;
+  /**
+   * The server answers one 2026-07-28 request (modern-endpoint.ts) instead of a session: its
+   * tools/call and task methods are modern-calls.ts's, and its tasks belong to the credential.
+   */
+  modern?: ModernParts;
 }
 
 const INSTRUCTIONS =
@@ -276,6 +283,40 @@ function agentTasks(s: SessionParts, call: ToolServer["call"]): Pick<ToolServer,
   return { startTask: taskStarter({ tasks, owner: s.session, source, outbound, call, notify }) };
 }
 
+/** What the gateway declares about tasks: 2025-11-25's capability on a session, the extension on the 2026-07-28 wire. */
+function tasksCapability(options: ToolServerOptions): Record<string, unknown> {
+  if (!options.tasks) return {};
+  return options.modern ? { extensions: { [TASKS_EXTENSION]: {} } } : { tasks: GATEWAY_TASKS_CAPABILITY };
+}
+
+/** A session's tools/call: requests to the agent go out on the call's own stream. */
+function registerSessionCall(s: SessionParts, call: ToolServer["call"]): void {
+  // The agent's notifications/cancelled aborts ctx.mcpReq.signal.
+  s.server.setRequestHandler("tools/call", async (request, ctx) => {
+    const stopPolling = pollLater(s, ctx.http?.closeSSE);
+    try {
+      return await call(request.params, ctx.mcpReq.id, {
+        signal: ctx.mcpReq.signal,
+        notify: (notification) => ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
+        send: (request, signal) => ctx.mcpReq.send(request as never, { signal, timeout: 3_600_000 }) as Promise<Record<string, unknown>>,
+      });
+    } finally {
+      stopPolling?.();
+    }
+  });
+}
+
+/** One 2026-07-28 request's tools/call and task methods (modern-calls.ts). */
+function registerModernCalls(s: SessionParts, modern: ModernParts, call: ToolServer["call"]): void {
+  const { source, outbound } = s.options;
+  const handler = modernToolsCall({ ...modern, server: s.server, source, outbound, call, needsAgent: () => {
+    const can = agentAnswers(s);
+    return can.sampling || can.roots || can.elicit;
+  } });
+  s.server.setRequestHandler("tools/call", handler as never);
+  if (s.options.tasks) registerModernTasks(s.server, modern);
+}
+
 export function createToolServer(options: ToolServerOptions): ToolServer {
   const { source, catalog, outbound } = options;
   // The union of what the servers offer now; a server connecting later adds to an agent's view
@@ -285,7 +326,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   // and results must pass through untouched (structuredContent, isError, content as sent).
   const server = new Server(
     { name: "toolnexus-companion", version: options.version },
-    { capabilities: { tools: { listChanged: true }, ...surface, ...(options.tasks ? { tasks: GATEWAY_TASKS_CAPABILITY } : {}) }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: true }, ...surface, ...tasksCapability(options) } as never, instructions: INSTRUCTIONS },
   );
   const session = randomUUID();
   const s: SessionParts = {
@@ -303,32 +344,23 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const call = withLongWaits(s, toolCall(s));
 
   // Tool descriptions are a server's text too: the list passes the outbound like every result.
-  server.setRequestHandler("tools/list", async () => {
+  server.setRequestHandler("tools/list", async (_request, ctx) => {
     // The companion's own tool wins its name over a server's tool of the same name (a server called "toolnexus").
     const ours = companionTools(s);
-    const theirs = toolsForAgent(listedTools(source), agentDeclaresTasks(server)).filter((t) => ours.length === 0 || (t as { name: string }).name !== WAIT_TOOL);
+    const declared = options.modern ? declaresTaskExtension(ctx) : agentDeclaresTasks(server);
+    const theirs = toolsForAgent(listedTools(source), declared).filter((t) => ours.length === 0 || (t as { name: string }).name !== WAIT_TOOL);
     return outbound.relay({ tools: [...theirs, ...ours] });
   });
-  // The agent's notifications/cancelled aborts ctx.mcpReq.signal.
-  server.setRequestHandler("tools/call", async (request, ctx) => {
-    const stopPolling = pollLater(s, ctx.http?.closeSSE);
-    try {
-      return await call(request.params, ctx.mcpReq.id, {
-        signal: ctx.mcpReq.signal,
-        notify: (notification) => ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
-        send: (request, signal) => ctx.mcpReq.send(request as never, { signal, timeout: 3_600_000 }) as Promise<Record<string, unknown>>,
-      });
-    } finally {
-      stopPolling?.();
-    }
-  });
+  const modern = options.modern;
+  if (modern) registerModernCalls(s, modern, call);
+  else registerSessionCall(s, call);
 
   const { calls, agent } = s;
   return {
     server,
     agent,
     call,
-    ...agentTasks(s, call),
+    ...(modern ? {} : agentTasks(s, call)),
     abortCall(id, reason) {
       // Without a reason the connection carrying the call closed: the agent is gone.
       calls.get(id)?.abort(reason === undefined ? new AgentGone(agent() ?? "the agent") : new Error(reason));

@@ -55,7 +55,7 @@ describe("the 2026-07-28 view of a gateway task", () => {
     await until(() => task.status === "completed");
     const done = modernDetailedTask(task, 1000);
     expect(DetailedTaskV2Schema.safeParse(done).success).toBe(true);
-    expect(done.result).toEqual({ content: [{ type: "text", text: '{"action":"accept","content":{"topic":"tides"}}' }] });
+    expect(done.result).toEqual({ content: [{ type: "text", text: '{"action":"accept","content":{"topic":"tides"}}' }], resultType: "complete" });
     expect(control?.signal.aborted).toBe(false);
   });
 
