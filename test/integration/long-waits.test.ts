@@ -5,7 +5,7 @@
 // real result from toolnexus_wait once, and the tool runs once. The same with the client libraries
 // agents use, at the real 60 s timeouts, is test/interop/long-waits.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport, type Client, type StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { everythingStdioCommand } from "../fixtures";
 import { connectAgent, nextQuestion, startCompanion, textOf, until, type Companion } from "./gateway-harness";
 
@@ -110,6 +110,22 @@ describe("long waits through the gateway", () => {
     const twice = await client.callTool({ name: "toolnexus_wait", arguments: { call: id } });
     expect(twice.isError).toBe(true);
     expect(textOf(twice)).toMatch(/No call is waiting under the id/);
+    expect(companion.added.length - before).toBe(1);
+  }, 30_000);
+
+  it("does the same for an agent on the 2026-07-28 wire, which has no session: toolnexus_wait claims its parked call", async () => {
+    const client = new ModernClient({ name: "waits-long", version: "1.0.0" }, { capabilities: {}, versionNegotiation: { mode: "auto" } });
+    await client.connect(new ModernTransport(new URL(companion.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${companion.token}` } } }));
+    agents.push(client);
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("toolnexus_wait");
+    const before = companion.added.length;
+    const id = callId(textOf(await client.callTool({ name: TOOL, arguments: {} })));
+    const entry = await nextQuestion(companion, (e) => companion.added.indexOf(e) >= before);
+    const waiting = client.callTool({ name: "toolnexus_wait", arguments: { call: id } });
+    setTimeout(() => companion.inbox.answer(entry.request.id, answer), 300);
+    const result = await waiting;
+    expect(textOf(result)).toContain("- Name: Ada Lovelace");
     expect(companion.added.length - before).toBe(1);
   }, 30_000);
 

@@ -23,6 +23,7 @@ import type { McpSource } from "../mcp/types";
 import type { AgentTask, AgentTasks } from "./agent-tasks";
 import { taskSupportOf, type TaskCallParams } from "./agent-tasks-call";
 import { applyInputResponses, modernCreateResult, modernDetailedTask, TASKS_EXTENSION } from "./agent-tasks-modern";
+import { WAIT_TOOL } from "./long-waits";
 import type { AgentOutbound } from "./outbound";
 import { isPlainObject } from "../../shared/unknown-value";
 
@@ -194,6 +195,11 @@ export function modernToolsCall(parts: ModernCallParts): (request: { params: Rec
     const ctx = context as RequestContext;
     const { inputResponses: _responses, requestState: _state, ...params } = request.params as unknown as TaskCallParams & { inputResponses?: unknown; requestState?: unknown };
     const tool = parts.source.tools.find((t) => t.name === params.name);
+    // The companion's own toolnexus_wait is no server's tool: it claims a parked call (long-waits-session.ts).
+    if (!tool && params.name === WAIT_TOOL) {
+      const notify: Notify = (notification) => ctx.mcpReq.notify(notification as never);
+      return (await parts.call(params, ctx.mcpReq.id, { signal: ctx.mcpReq.signal, notify })) as unknown as Record<string, unknown>;
+    }
     if (!tool) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, parts.outbound.text(`Unknown tool "${String(params.name)}": no connected server offers it (see tools/list).`));
     }
