@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendText } from "../http/replies";
 import type { Clock } from "./types";
 
-export const ACTION_PATH = "/reach/act/";
+// Under /v1/, where the device listener mounts other features' public routes (devices/service.ts).
+export const ACTION_PATH = "/v1/reach/act/";
 export type Choice = "allow" | "deny";
 
 /** How long a link answers: long enough to be away, short enough not to linger in a feed. */
@@ -95,7 +96,7 @@ export function createSignedActions(options: { clock: Pick<Clock, "now">; ttlMs?
 export type AnswerClaim = (claim: ActionClaim) => void;
 
 /**
- * The device listener's handler for `POST /reach/act/<token>`: true when it answered the request
+ * The device listener's handler for `POST /v1/reach/act/<token>`: true when it answered the request
  * (any path under ACTION_PATH), false for the listener to go on with other routes.
  */
 export function actionRoute(actions: SignedActions, answer: AnswerClaim, log: (line: string) => void): (req: IncomingMessage, res: ServerResponse) => boolean {

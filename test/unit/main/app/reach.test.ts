@@ -25,7 +25,7 @@ describe("reach's adapters", () => {
     expect(linkBase()).toBe("https://10.0.0.2:7316");
   });
 
-  it("mounts the signed actions under /reach/act", () => {
-    expect(reachPublicRoute({ actionRoute: () => true }).prefix).toBe("/reach/act");
+  it("mounts the signed actions under /v1/reach/act", () => {
+    expect(reachPublicRoute({ actionRoute: () => true }).prefix).toBe("/v1/reach/act");
   });
 });
