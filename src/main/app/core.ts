@@ -235,6 +235,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // listener) and the channels; ntfy's Allow/Deny links come back through the device listener.
   const reach = openReach({ ...(devices.service ? devicesForReach(devices.service) : {}), ...options.reach }, { inbox: questions.inbox, secrets, egress, log });
   devices.service?.addPublicRoute(reachPublicRoute(reach.reach));
+  devices.service?.usePushKey(() => reach.reach.vapidPublicKey());
   handlers = coreHandlers({
     ...questions,
     devices: devices.handlers,

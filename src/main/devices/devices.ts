@@ -38,7 +38,8 @@ export interface DevicePublicRoute {
 /**
  * Where a device's page hands over its subscription: `POST /v1/device/push` on the device listener,
  * `{ "subscription": PushSubscription.toJSON() }` (or `null` to forget it), with the device's proof
- * (listener.ts); it lands in setPushSubscription. The core hands the registry out as
+ * (listener.ts); it lands in setPushSubscription. `GET` there, with the proof, answers whether this
+ * device is subscribed and the key to subscribe with (usePushKey). The core hands the registry out as
  * `core.deviceRegistry()`.
  */
 export interface DeviceRegistry {
@@ -54,4 +55,6 @@ export interface DeviceRegistry {
   onChange(listener: (devices: PairedDevice[]) => void): () => void;
   /** Mounts a public route on the device listener (now, and again on every restart of it). */
   addPublicRoute(route: DevicePublicRoute): void;
+  /** The key a device's page subscribes to push with (VAPID's public key), served by `GET /v1/device/push`. */
+  usePushKey(key: () => Promise<string>): void;
 }

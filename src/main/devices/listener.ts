@@ -42,6 +42,8 @@ export interface DeviceListenerOptions {
   onSocket(ws: WebSocket, device: StoredDevice): void;
   /** Read per request, so a route mounted later applies at once. */
   publicRoutes: () => readonly DevicePublicRoute[];
+  /** The key a device's page subscribes to push with (VAPID's public key); undefined while none is given. */
+  pushKey?: () => Promise<string | undefined>;
   log?: (line: string) => void;
   now?: () => number;
   /** Pairing attempts (and refused keys) per address and minute. */
@@ -111,10 +113,19 @@ function pairState(req: IncomingMessage, res: ServerResponse, ctx: Context): voi
   sendJson(res, 200, { state: "paired", id: check.device.id, name: check.device.name });
 }
 
+/**
+ * GET: whether this device is subscribed, and the key its page subscribes with (public, but only
+ * a paired device has a use for it). POST: `{subscription}` keeps one, `{subscription: null}`
+ * forgets it.
+ */
 async function push(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
-  if (req.method !== "POST") return sendText(res, 405, "Use POST.", { allow: "POST" });
+  if (req.method !== "POST" && req.method !== "GET") return sendText(res, 405, "Use GET or POST.", { allow: "GET, POST" });
   const check = authenticate(req, ctx);
   if (check.state !== "paired") return sendText(res, 401, REFUSED);
+  if (req.method === "GET") {
+    const key = await ctx.options.pushKey?.();
+    return sendJson(res, 200, { push: check.device.push !== undefined, ...(key ? { key } : {}) });
+  }
   const body = await readJsonBody(req, MAX_PAIR_BODY);
   const subscription = isPlainObject(body) && body.subscription !== null ? readPushSubscription(isPlainObject(body) ? body.subscription : undefined) : undefined;
   if (isPlainObject(body) && body.subscription !== null && !subscription) return sendText(res, 422, "Not a push subscription.");

@@ -33,6 +33,7 @@ export interface DeviceServiceOptions {
 export class DeviceService implements DeviceRegistry {
   readonly devices: PairedDevices;
   private readonly routes: DevicePublicRoute[] = [];
+  private pushKey: (() => Promise<string>) | undefined;
   private listener: DeviceListener | undefined;
   private fingerprint: string | undefined;
   private problem: string | undefined;
@@ -76,6 +77,9 @@ export class DeviceService implements DeviceRegistry {
       throw new Error(`a public route of the device listener lives under /v1/ and not under /v1/pair or /v1/device, not at "${route.prefix}"`);
     }
     this.routes.push(route);
+  }
+  usePushKey(key: () => Promise<string>): void {
+    this.pushKey = key;
   }
 
   /** Everything Settings shows. */
@@ -172,6 +176,7 @@ export class DeviceService implements DeviceRegistry {
       devices: this.devices,
       onSocket: this.options.onSocket,
       publicRoutes: () => this.routes,
+      pushKey: async () => this.pushKey?.(),
       log: this.log,
       now: this.now,
       replay: this.replay,

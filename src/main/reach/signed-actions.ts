@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendText } from "../http/replies";
 import type { Clock } from "./types";
 
+// Under /v1/, where the device listener mounts other features' public routes (devices/service.ts).
 export const ACTION_PATH = "/v1/reach/act/";
 export type Choice = "allow" | "deny";
 

@@ -2,7 +2,9 @@
 // icons) so the installed app opens at once, and it never answers anything else. Questions,
 // answers and History come only from the companion, live, over the WebSocket and /v1/: a
 // request there is not intercepted at all, so nothing stale or cached can ever stand for an
-// answer.
+// answer. Pushes (a question waiting, or its notification withdrawn once answered) are push.js's.
+importScripts("./push.js");
+
 const CACHE = "tnc-shell-v1";
 const SHELL = ["./", "./index.html", "./manifest.json", "./icon-192.png", "./icon-512.png"];
 
@@ -24,7 +26,7 @@ function isShell(request) {
   if (request.method !== "GET") return false;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return false;
-  return !url.pathname.startsWith("/v1/") && url.pathname !== "/ws" && url.pathname !== "/sw.js";
+  return !url.pathname.startsWith("/v1/") && url.pathname !== "/ws" && url.pathname !== "/sw.js" && url.pathname !== "/push.js";
 }
 
 self.addEventListener("fetch", (event) => {
