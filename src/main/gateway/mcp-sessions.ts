@@ -7,7 +7,7 @@ import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import type { McpSource } from "../mcp/types";
 import type { RouteAuth } from "../http/listener";
 import { CONNECTION_REFUSED, sendJsonRpcError } from "./jsonrpc-errors";
-import { createToolServer, type ToolServer, type WhoAnswers } from "./tool-server";
+import { createToolServer, type ToolServer, type ToolServerOptions, type WhoAnswers } from "./tool-server";
 import type { AgentOutbound } from "./outbound";
 import { Catalog } from "./catalog";
 import { EventBudget, SessionEvents } from "./event-store";
@@ -98,13 +98,31 @@ function relayChanges(source: McpSource, toolServers: () => Iterable<ToolServer>
   });
 }
 
+/** One agent's tool server, a session's or a 2026-07-28 request's: long waits are claimed under its credential. */
+function toolServerFor(options: SessionsOptions, catalog: Catalog, tasks: AgentTasks, auth: RouteAuth, extra: Pick<ToolServerOptions, "modern" | "pollAfterMs">): ToolServer {
+  const { source, log, version, whoAnswers, outbound, longWaits } = options;
+  return createToolServer({
+    source,
+    catalog,
+    tasks,
+    whoAnswers,
+    version,
+    log,
+    outbound,
+    credential: auth.credential,
+    ...extra,
+    ...(longWaits ? { longWaits } : {}),
+    ...(auth.agent !== undefined ? { identity: auth.agent } : {}),
+  });
+}
+
 /**
  * The 2026-07-28 side: one server per request, over the sessions' catalog and task store; its
  * tasks and pending calls belong to the request's credential (modern-calls.ts).
  */
 function modernEndpoint(options: SessionsOptions, catalog: Catalog, tasks: AgentTasks, caps: { perCredential: number; total: number }) {
   const shared: ModernShared = { tasks, pending: new AgentTasks(options.tasks), waiting: new Map(), inputWaitMs: options.inputWaitMs ?? MODERN_INPUT_WAIT_MS };
-  const { source, log, version, whoAnswers, outbound } = options;
+  const { log } = options;
   const endpoint = createModernEndpoint({
     log,
     perCredential: caps.perCredential,
@@ -112,20 +130,7 @@ function modernEndpoint(options: SessionsOptions, catalog: Catalog, tasks: Agent
     maxQueuedBytes: options.maxQueuedBytes,
     serverFor(auth) {
       const modern = { shared, owner: credentialOwner(auth.credential) };
-      // Long waits too: a parked call is claimed under the request's credential, as in a session.
-      const tools = createToolServer({
-        source,
-        catalog,
-        tasks,
-        whoAnswers,
-        version,
-        log,
-        outbound,
-        modern,
-        credential: auth.credential,
-        ...(options.longWaits ? { longWaits: options.longWaits } : {}),
-        ...(auth.agent !== undefined ? { identity: auth.agent } : {}),
-      });
+      const tools = toolServerFor(options, catalog, tasks, auth, { modern });
       return { server: tools.server, dispose: () => tools.dispose() };
     },
   });
@@ -140,7 +145,7 @@ function modernEndpoint(options: SessionsOptions, catalog: Catalog, tasks: Agent
 }
 
 export function createSessions(options: SessionsOptions): McpSessions {
-  const { source, log, version, whoAnswers } = options;
+  const { source, log } = options;
   const sessions = new Map<string, Session>();
   const catalog = new Catalog(() => source.backends?.() ?? [], log);
   const budget = new EventBudget();
@@ -192,19 +197,7 @@ export function createSessions(options: SessionsOptions): McpSessions {
 
   async function startSession(req: IncomingMessage, res: ServerResponse, body: unknown, auth: RouteAuth, registered: () => void): Promise<void> {
     const { credential } = auth;
-    const tools = createToolServer({
-      source,
-      catalog,
-      tasks,
-      whoAnswers,
-      version,
-      log,
-      outbound: options.outbound,
-      pollAfterMs: options.pollAfterMs,
-      credential,
-      ...(options.longWaits ? { longWaits: options.longWaits } : {}),
-      ...(auth.agent !== undefined ? { identity: auth.agent } : {}),
-    });
+    const tools = toolServerFor(options, catalog, tasks, auth, { pollAfterMs: options.pollAfterMs });
     // Event ids, a priming event and `retry` on every stream, and Last-Event-ID honoured on reconnect.
     const events = new SessionEvents(budget);
     let id: string | undefined;
