@@ -25,6 +25,7 @@ import { AddressLimit } from "./rate-limit";
 import { ReplayGuard } from "./replay";
 import type { StoredDevice } from "./book";
 import { readPushSubscription } from "./book";
+import { closeListener } from "../http/close-listener";
 
 export const PAIR_PATH = "/v1/pair";
 export const PAIR_STATE_PATH = "/v1/pair/state";
@@ -229,12 +230,6 @@ export async function startDeviceListener(options: DeviceListenerOptions): Promi
   return {
     url: originOf(endpoint.name, endpoint.port),
     port,
-    close: () =>
-      new Promise<void>((resolvePromise) => {
-        for (const ws of wss.clients) ws.terminate();
-        wss.close();
-        server.close(() => resolvePromise());
-        server.closeAllConnections();
-      }),
+    close: () => closeListener(server, wss),
   };
 }

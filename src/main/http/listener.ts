@@ -14,6 +14,7 @@ import { acceptPageSocket, servePage } from "./page";
 import { BAD_TARGET, sendJsonError, sendText, writeRaw, type Refusal } from "./replies";
 import { checkingIntervalMs, holdToDeadlines, socketDeadlines, watchBodyRate, type SocketDeadlines } from "./socket-deadlines";
 import { errorMessage } from "../../shared/unknown-value";
+import { closeListener } from "./close-listener";
 
 /** What the guard learnt of a route's caller: the credential, and the agent a per-agent credential names. */
 export interface RouteAuth {
@@ -189,12 +190,6 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       routes.push(route);
     },
     deadlines: () => ({ ...deadlines, headersMs: server.headersTimeout, requestMs: server.requestTimeout, keepAliveMs: server.keepAliveTimeout }),
-    close: () =>
-      new Promise<void>((resolvePromise) => {
-        for (const ws of wss.clients) ws.terminate();
-        wss.close();
-        server.close(() => resolvePromise());
-        server.closeAllConnections();
-      }),
+    close: () => closeListener(server, wss),
   };
 }

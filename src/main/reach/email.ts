@@ -2,17 +2,12 @@
 // short plain-text body with the link to the question. TLS is required except to this computer
 // (a password would travel in clear); every stage of the exchange has a deadline.
 import nodemailer from "nodemailer";
+import type { EmailView } from "../../shared/reach";
 import type { Notice } from "./types";
 import { isLoopbackHost, OUTBOUND_TIMEOUT_MS } from "./outbound";
 
-export interface EmailSettings {
-  host: string;
-  port: number;
-  secure: boolean;
-  user: string;
-  from: string;
-  to: string;
-}
+/** What sending needs of the settings Settings shows (the password comes from the keychain). */
+export type EmailSettings = Omit<EmailView, "enabled" | "passwordSet">;
 
 export function emailText(notice: Notice): string {
   const link = notice.url ? `Open it: ${notice.url}` : "Answer it in the companion on your computer.";
