@@ -25,7 +25,7 @@ const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "
 
 async function runTool(page: Page, tool: string): Promise<void> {
   await nav(page, "Servers").click();
-  await page.getByRole("form", { name: `Run ${tool}` }).getByRole("button", { name: "Run" }).click();
+  await page.getByRole("form", { name: `Run ${tool}`, exact: true }).getByRole("button", { name: "Run" }).click();
 }
 
 function rawResult(text: string): Record<string, unknown> {

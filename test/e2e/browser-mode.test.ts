@@ -29,7 +29,7 @@ async function openPage(context?: BrowserContext): Promise<Page> {
 
 async function runTool(page: Page, tool: string, fill?: (form: ReturnType<Page["getByRole"]>) => Promise<void>): Promise<void> {
   await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Servers" }).click();
-  const form = page.getByRole("form", { name: `Run ${tool}` });
+  const form = page.getByRole("form", { name: `Run ${tool}`, exact: true });
   if (fill) {
     await form.getByText("Arguments", { exact: true }).click();
     await fill(form);
