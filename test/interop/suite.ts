@@ -239,7 +239,17 @@ export function interopSuite(spec: LibrarySpec): void {
         // must come through whole.
         // The 2026-07-28 Tool has no `execution` (tasks are an extension there): the SDK's server
         // leaves it out of that wire, so a library on it cannot see what a 2025-11-25 server listed.
-        const asListed = (t: { name: string; execution?: unknown }) => (spec.gatewayEra ? (({ execution: _dropped, ...rest }) => rest)(t) : t);
+        // None of these libraries declares tasks: such an agent gets a tool that needs one without
+        // `taskSupport: "required"` (the SDK v1 client refuses to call a tool listed so), and its
+        // plain call completes once the companion has followed the server's task.
+        const withoutRequired = (t: { name: string; execution?: unknown }) => {
+          const execution = t.execution as Record<string, unknown> | undefined;
+          if (execution?.taskSupport !== "required") return t;
+          const { taskSupport: _task, ...kept } = execution;
+          const { execution: _execution, ...rest } = t;
+          return Object.keys(kept).length > 0 ? { ...rest, execution: kept } : rest;
+        };
+        const asListed = (t: { name: string; execution?: unknown }) => (spec.gatewayEra ? (({ execution: _dropped, ...rest }) => rest)(t) : withoutRequired(t));
         expect(Object.fromEntries(theirs.map((t) => [t.name, ours.get(t.name)]))).toEqual(Object.fromEntries(theirs.map((t) => [t.name, asListed(t)])));
       });
 
