@@ -110,3 +110,30 @@ export function progressRelay(send: (progress: Progress) => void, options: Relay
     },
   };
 }
+
+type Notify = (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
+
+/**
+ * One call's notifications to its agent, sent in order, and `done()` once all sent so far are
+ * written: the result closes the call's stream, so a notification still queued behind it would be
+ * lost. A failed send is the agent's stream closing; the call goes on regardless.
+ */
+export class OrderedSends {
+  private sent: Promise<void> = Promise.resolve();
+
+  constructor(private readonly notify: Notify) {}
+
+  send(notification: { method: string; params: Record<string, unknown> }): void {
+    this.sent = this.sent.then(() => this.notify(notification)).catch(() => {});
+  }
+
+  done(): Promise<void> {
+    return this.sent;
+  }
+}
+
+/** The call's progress relay when it sent a progress token and can be notified, else undefined. */
+export function relayToAgent(progressToken: string | number | undefined, sends: OrderedSends | undefined): ProgressRelay | undefined {
+  if (progressToken === undefined || !sends) return undefined;
+  return progressRelay((progress) => sends.send({ method: "notifications/progress", params: { progressToken, ...progress } }));
+}

@@ -9,7 +9,7 @@ import type { CallToolResult, RequestId } from "@modelcontextprotocol/server";
 import { LinkedAbort } from "../base/linked-abort";
 import type { McpSource } from "../mcp/types";
 import { errorMessage } from "../../shared/unknown-value";
-import { progressRelay } from "./heartbeat";
+import { OrderedSends, relayToAgent } from "./heartbeat";
 import { WAIT_TOOL, waitToolDefinition } from "./long-waits";
 import { longWaitCall, waitForParked, type LongWaits } from "./long-waits-call";
 import type { AgentOutbound } from "./outbound";
@@ -119,19 +119,12 @@ async function waitTool(s: LongWaitSession, waits: LongWaits, deadlineMs: number
   }
   const abort = new LinkedAbort([options.signal]);
   s.calls.set(id, abort);
-  const progressToken = params._meta?.progressToken;
   const notify = options.notify;
-  let sent: Promise<void> = Promise.resolve();
-  const relay =
-    progressToken === undefined || !notify
-      ? undefined
-      : progressRelay((progress) => {
-          const progressParams = { progressToken, ...progress };
-          sent = sent.then(() => notify(s.options.outbound.relay({ method: "notifications/progress", params: progressParams }))).catch(() => {});
-        });
+  const sends = notify && new OrderedSends((notification) => notify(s.options.outbound.relay(notification)));
+  const relay = relayToAgent(params._meta?.progressToken, sends);
   try {
     const result = await waitForParked(waits.store, { owner: ownerOf(s), id: callId, deadlineMs, signal: abort.signal, relay });
-    await sent;
+    await sends?.done();
     return result;
   } finally {
     if (s.calls.get(id) === abort) s.calls.delete(id);

@@ -15,7 +15,7 @@ import type { AgentTasks } from "./agent-tasks";
 import { agentDeclaresTasks, GATEWAY_TASKS_CAPABILITY, registerAgentTasks } from "./agent-tasks-wire";
 import { toolsForAgent } from "./agent-tasks-call";
 import { taskStarter } from "./agent-tasks-run";
-import { progressRelay, type ProgressRelay } from "./heartbeat";
+import { OrderedSends, relayToAgent, type ProgressRelay } from "./heartbeat";
 import { WAIT_TOOL } from "./long-waits";
 import type { LongWaits } from "./long-waits-call";
 import { companionTools, withLongWaits } from "./long-waits-session";
@@ -185,17 +185,9 @@ function toolCall(s: SessionParts): ToolServer["call"] {
     const signal = abort.signal;
     const progressToken = params._meta?.progressToken;
     const agentNotify = options.notify;
-    const notify = agentNotify && ((notification: { method: string; params: Record<string, unknown> }) => agentNotify(outbound.relay(notification)));
-    // Progress goes out in order and before the result: the result closes the call's stream, and
-    // a notification still queued behind it would be lost.
-    let sent: Promise<void> = Promise.resolve();
-    const relay =
-      progressToken === undefined || !notify
-        ? undefined
-        : progressRelay((progress) => {
-            const progressParams = { progressToken, ...progress };
-            sent = sent.then(() => notify({ method: "notifications/progress", params: progressParams })).catch(() => {});
-          });
+    // Progress and logs go out in order and before the result (heartbeat.ts OrderedSends).
+    const sends = agentNotify && new OrderedSends((notification) => agentNotify(outbound.relay(notification)));
+    const relay = relayToAgent(progressToken, sends);
     // Every progress also reaches options.progress (a gateway task's statusMessage), asked for or not.
     const onprogress =
       !relay && !options.progress
@@ -207,14 +199,13 @@ function toolCall(s: SessionParts): ToolServer["call"] {
     const onquestion = questionHook(relay, options.onquestion);
     try {
       // No timeout here: the call lasts as long as the server (and the person it asks) needs.
-      const onlog = notify
+      const onlog = sends
         ? (log: Record<string, unknown>) => {
-            if (!wantsLog(log)) return;
-            sent = sent.then(() => notify({ method: "notifications/message", params: log })).catch(() => {});
+            if (wantsLog(log)) sends.send({ method: "notifications/message", params: log });
           }
         : undefined;
       const result = await tool.execute(args ?? {}, { signal, agent: agent() ?? "agent", session, onprogress, onlog, onquestion, ...hooks(s, options.send) });
-      await sent;
+      await sends?.done();
       // A server may echo our request headers back in its answer; the agent never gets them.
       if (Array.isArray(result.content)) return outbound.relay(result);
       // A raw call path passes a result on as the server wrote it, content or not: its text then.
